@@ -162,3 +162,15 @@ export function SurveyPicker({ label, name, value, onChange, search, hint, error
     </Field>
   );
 }
+
+/** A survey picker and its Add Survey button, enabled once a survey is chosen and nothing is `busy`. */
+export function SurveyAdder({ busy = false, onAdd, ...picker }: SurveyPickerProps & { busy?: boolean; onAdd: () => void }) {
+  return (
+    <div className="add-lookup">
+      <SurveyPicker {...picker} />
+      <button type="button" className="btn btn-small btn-secondary" disabled={busy || !picker.value} onClick={onAdd}>
+        Add Survey
+      </button>
+    </div>
+  );
+}

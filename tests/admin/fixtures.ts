@@ -2,6 +2,7 @@ import type { MediaChannel } from '@core/model/mediaChannel';
 import type { Referral } from '@core/model/referral';
 import { NO_SPONSOR_FIGURES, type Sponsor } from '@core/model/sponsor';
 import { NO_CHANNEL_FIGURES } from '../support/channelFigures';
+import { json, listDocument, resourceDocument, type Handler } from './helpers';
 
 export function makeSponsor(id: number, overrides: Partial<Sponsor> = {}): Sponsor {
   return {
@@ -20,6 +21,16 @@ export function makeSponsor(id: number, overrides: Partial<Sponsor> = {}): Spons
     ...overrides,
   };
 }
+
+/** The calls of sponsor `id`'s view: the sponsor, with no engagements and no screeners; any other call goes to `rest`. */
+export const sponsorViewServer =
+  (id: number, rest: Handler = () => undefined): Handler =>
+  (request, url) =>
+    url.pathname === `/api/sponsors/${id}`
+      ? json(resourceDocument('sponsors', makeSponsor(id)))
+      : url.pathname === '/api/engagements' || url.pathname === '/api/screeners'
+        ? json(listDocument(url.pathname.slice(5), []))
+        : rest(request, url);
 
 export const COUNTRIES = [
   { id: '1', name: 'Canada', isoCode: 'CA' },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler } from './helpers';
+import { json, listDocument, makeUser, renderAdmin, resourceDocument, sentAttributes, type Handler } from './helpers';
 
 const admin = makeUser('Admin');
 
@@ -162,7 +162,7 @@ describe('Legacy survey editor', () => {
     fireEvent.click(within(optionRow).getByRole('button', { name: 'Save Option' }));
     await waitFor(() => expect(pages[0]!.questions[0]!.options[0]!.transitionTo).toBe('end'));
     const patch = server.requests.find((r) => r.method === 'PATCH' && r.path === 'options/100');
-    expect((patch?.body as { data: { attributes: object } }).data.attributes).toMatchObject({ transitionTo: 'end', transitionTarget: null });
+    expect(sentAttributes(patch)).toMatchObject({ transitionTo: 'end', transitionTarget: null });
   });
 
   it("shows 'None of the Above' once a question becomes multiple, and adds pages and questions", async () => {

@@ -288,6 +288,11 @@ function oFormServer(options: { failures?: Record<string, () => Response>; missi
   return { handler, pages, forms, messages, languagesEnabled };
 }
 
+/** Types `value` into `input` and leaves it: a field that saves on blur. */
+const typeThenLeave = (input: HTMLElement, value: string) => {
+  fireEvent.change(input, { target: { value } });
+  fireEvent.blur(input);
+};
 const optionsOf = (select: HTMLElement) =>
   within(select)
     .getAllByRole('option')
@@ -477,13 +482,11 @@ describe('versioned survey builder', () => {
     fireEvent.change(switcher, { target: { value: 'es' } });
     const card = await screen.findByRole('listitem', { name: 'Question 1' });
     const title = within(card).getByLabelText('Question title (es)', { exact: true });
-    fireEvent.change(title, { target: { value: '¿Fuma?' } });
-    fireEvent.blur(title);
+    typeThenLeave(title, '¿Fuma?');
     await waitFor(() => expect(pages[0]!.fields[0]!.configuration.translations).toEqual({ es: { title: '¿Fuma?' } }));
     const yes = within(card).getByRole('listitem', { name: 'Option Yes' });
     const label = within(yes).getByLabelText('Label (es)', { exact: true });
-    fireEvent.change(label, { target: { value: 'Sí' } });
-    fireEvent.blur(label);
+    typeThenLeave(label, 'Sí');
     await waitFor(() => expect(pages[0]!.fields[0]!.configuration.options[0]!.translations).toEqual({ es: 'Sí' }));
     expect(pages[0]!.fields[0]!.title).toBe('Smoker?');
 
@@ -492,8 +495,7 @@ describe('versioned survey builder', () => {
     const pageTitle = within(editor).getByLabelText('Page title (es)', { exact: true }) as HTMLInputElement;
     expect(pageTitle.value).toBe('');
     expect(document.getElementById(pageTitle.getAttribute('aria-describedby')!)?.textContent).toBe('About you');
-    fireEvent.change(pageTitle, { target: { value: 'Sobre usted' } });
-    fireEvent.blur(pageTitle);
+    typeThenLeave(pageTitle, 'Sobre usted');
     await waitFor(() => expect(pages[0]!.translations).toEqual({ es: { title: 'Sobre usted' } }));
     expect(pages[0]!.title).toBe('About you');
     expect(within(editor).queryByLabelText('Page title', { exact: true })).toBeNull();
@@ -586,8 +588,7 @@ describe('versioned survey builder', () => {
     const completed = await within(messages).findByLabelText('Completed: contact form (en)', { exact: true });
     await waitFor(() => expect((completed as HTMLTextAreaElement).disabled).toBe(false));
     expect((completed as HTMLTextAreaElement).placeholder).toBe('Thank you!');
-    fireEvent.change(completed, { target: { value: 'Thanks a lot' } });
-    fireEvent.blur(completed);
+    typeThenLeave(completed, 'Thanks a lot');
     await within(messages).findByText('Could Not Save Survey Messages');
     expect((completed as HTMLTextAreaElement).value).toBe('Thanks a lot');
 
@@ -601,8 +602,7 @@ describe('versioned survey builder', () => {
     const region = await screen.findByRole('region', { name: 'Survey messages' });
     const completed = await within(region).findByLabelText('Completed: contact form (en)', { exact: true });
     await waitFor(() => expect((completed as HTMLTextAreaElement).disabled).toBe(false));
-    fireEvent.change(completed, { target: { value: 'Thanks a lot' } });
-    fireEvent.blur(completed);
+    typeThenLeave(completed, 'Thanks a lot');
     await waitFor(() =>
       expect(messages).toMatchObject([{ messageType: 'completed_contact_form', language: 'en', message: 'Thanks a lot', oFormVersionId: 5 }]),
     );
@@ -755,15 +755,19 @@ describe('survey translations grid', () => {
     await waitFor(() => expect(grid.getAttribute('aria-busy')).toBeNull());
     return grid;
   };
+  /** The translations tab of a survey with Spanish on, once its grid has loaded. */
+  const openSpanishGrid = async () => {
+    const survey = oFormServer();
+    survey.languagesEnabled.add('2');
+    renderAdmin({ path: '/surveys-new/edit/5?tab=translations', user: admin, handler: survey.handler });
+    return { ...survey, grid: await gridOf() };
+  };
   const cell = (grid: HTMLElement, name: string) => within(grid).getByLabelText(name, { exact: true }) as HTMLInputElement;
   const upload = (grid: HTMLElement, text: string) =>
     fireEvent.change(within(grid).getByLabelText('Import CSV'), { target: { files: [new File([text], 'grid.csv', { type: 'text/csv' })] } });
 
   it('shows every text beside its Spanish, marks the missing ones and saves a cell on leaving it', async () => {
-    const { handler, pages, languagesEnabled } = oFormServer();
-    languagesEnabled.add('2');
-    renderAdmin({ path: '/surveys-new/edit/5?tab=translations', user: admin, handler });
-    const grid = await gridOf();
+    const { pages, grid } = await openSpanishGrid();
     const page = cell(grid, 'Page 1 (es)');
     expect(page.getAttribute('aria-invalid')).toBe('true');
     expect(page.closest('td')!.className).toBe('missing');
@@ -772,15 +776,12 @@ describe('survey translations grid', () => {
     expect(cell(grid, 'Page 1 · Question 1 · Option Yes (es)')).toBeTruthy();
     expect(cell(grid, 'Message · Completed: contact form (es)').placeholder).toMatch(/^¡Gracias!/);
 
-    fireEvent.change(page, { target: { value: 'Sobre usted' } });
-    fireEvent.blur(page);
+    typeThenLeave(page, 'Sobre usted');
     // Two cells of one question left in quick succession: both are kept.
     const yes = cell(grid, 'Page 1 · Question 1 · Option Yes (es)');
-    fireEvent.change(yes, { target: { value: 'Sí' } });
-    fireEvent.blur(yes);
+    typeThenLeave(yes, 'Sí');
     const no = cell(grid, 'Page 1 · Question 1 · Option No (es)');
-    fireEvent.change(no, { target: { value: 'No' } });
-    fireEvent.blur(no);
+    typeThenLeave(no, 'No');
     await waitFor(() => expect(pages[0]!.fields[0]!.configuration.options.map((o) => o.translations)).toEqual([{ es: 'Sí' }, { es: 'No' }]));
     expect(pages[0]!.translations).toEqual({ es: { title: 'Sobre usted' } });
     await waitFor(() => expect(cell(grid, 'Page 1 (es)').getAttribute('aria-invalid')).toBeNull());
@@ -788,13 +789,9 @@ describe('survey translations grid', () => {
   });
 
   it('undoes and redoes a translation saved from the grid', async () => {
-    const { handler, pages, languagesEnabled } = oFormServer();
-    languagesEnabled.add('2');
-    renderAdmin({ path: '/surveys-new/edit/5?tab=translations', user: admin, handler });
-    const grid = await gridOf();
+    const { pages, grid } = await openSpanishGrid();
     const page = cell(grid, 'Page 1 (es)');
-    fireEvent.change(page, { target: { value: 'Sobre usted' } });
-    fireEvent.blur(page);
+    typeThenLeave(page, 'Sobre usted');
     await waitFor(() => expect(pages[0]!.translations).toEqual({ es: { title: 'Sobre usted' } }));
     const history = screen.getByRole('group', { name: 'Undo and redo' });
     const undo = within(history).getByRole('button', { name: /^Undo/ });

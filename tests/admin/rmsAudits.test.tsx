@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { BULK_CONFIRMATION, RESEND_CONFIRMATION, SEND_AGAIN_CONFIRMATION } from '../../admin/sections/rms-audits/Index';
-import { json, makeUser, renderAdmin, type Handler } from './helpers';
+import { json, makeUser, renderAdmin, type Handler, type Recorded } from './helpers';
 
 const audit = (id: number, contactId: number, extra: Record<string, unknown> = {}) => ({
   type: 'rms-audits',
@@ -37,6 +37,9 @@ const DELIVERED = {
   nextAttemptAt: null,
   deliveredAt: '2026-11-21T10:00:00Z',
 };
+
+/** The query of the last list call the screen made. */
+const lastListQuery = (api: { requests: readonly Recorded[] }) => api.requests.filter((r) => r.path === 'rms-audits').at(-1)!.query;
 
 function server(options: { resend?: () => Promise<Response> } = {}): Handler {
   return async (request, url) => {
@@ -135,14 +138,7 @@ describe('RMS audits', () => {
     expect(screen.getByLabelText('Response body of audit 1').textContent).toBe('The record system sent no body.');
 
     fireEvent.click(screen.getByRole('button', { name: /Contact/ }));
-    await waitFor(() =>
-      expect(
-        api.requests
-          .filter((r) => r.path === 'rms-audits')
-          .at(-1)!
-          .query.get('sort'),
-      ).toBe('contactId'),
-    );
+    await waitFor(() => expect(lastListQuery(api).get('sort')).toBe('contactId'));
   });
 
   it('resends after a confirmation, shows the progress, reports the outcome and reloads', async () => {
@@ -219,14 +215,7 @@ describe('RMS audits', () => {
     expect(first.query.get('from')).toBe('2026-11-01');
     await waitFor(() => expect((screen.getByLabelText('Engagement') as HTMLSelectElement).value).toBe('12'));
     fireEvent.change(screen.getByLabelText('Record system'), { target: { value: '3' } });
-    await waitFor(() =>
-      expect(
-        api.requests
-          .filter((r) => r.path === 'rms-audits')
-          .at(-1)!
-          .query.get('rmsProviderId'),
-      ).toBe('3'),
-    );
+    await waitFor(() => expect(lastListQuery(api).get('rmsProviderId')).toBe('3'));
 
     fireEvent.click(screen.getByRole('button', { name: 'Resend undelivered' }));
     const dialog = await screen.findByRole('dialog');

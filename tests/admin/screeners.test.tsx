@@ -313,7 +313,7 @@ describe('Surveys of a screener, by title', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Add Survey' }));
     await screen.findByRole('button', { name: 'Remove Heart check (version 2, approved)' });
     const post = server.requests.find((r) => r.method === 'POST' && r.path === 'screener-surveys')!;
-    expect((post.body as { data: { attributes: unknown } }).data.attributes).toEqual({ screenerId: 5, oFormIdentity: 'a1b2-heart', cloneSurvey: false });
+    expect(sentAttributes(post)).toEqual({ screenerId: 5, oFormIdentity: 'a1b2-heart', cloneSurvey: false });
     expect((box as HTMLInputElement).value).toBe('');
     expect(container.textContent).not.toMatch(/a1b2-heart|c3d4-lung/);
   }, 20_000);

@@ -3,8 +3,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { HASH_SCROLL_DELAY_MS, useScrollToHash } from '../../admin/hooks/useScrollToHash';
-import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler } from './helpers';
-import { makeSponsor } from './fixtures';
+import { makeUser, renderAdmin } from './helpers';
+import { sponsorViewServer } from './fixtures';
 
 function Probe() {
   useScrollToHash();
@@ -88,13 +88,7 @@ describe('scrolling to a deep link’s section', () => {
 
   it('is wired into the signed-in shell: a sponsor’s #engagements deep link scrolls there', async () => {
     const spy = scrolls();
-    const handler: Handler = (_request, url) =>
-      url.pathname === '/api/sponsors/2'
-        ? json(resourceDocument('sponsors', { ...makeSponsor(2) }))
-        : url.pathname === '/api/engagements' || url.pathname === '/api/screeners'
-          ? json(listDocument(url.pathname.slice(5), []))
-          : undefined;
-    renderAdmin({ path: '/sponsors/view/2#engagements', user: makeUser('Admin'), handler });
+    renderAdmin({ path: '/sponsors/view/2#engagements', user: makeUser('Admin'), handler: sponsorViewServer(2) });
     await screen.findByRole('heading', { name: 'Engagements' }, { timeout: 5000 });
     await waitFor(() => expect(spy).toHaveBeenCalled(), { timeout: 5000 });
     expect(spy.mock.contexts[0]?.id).toBe('engagements');

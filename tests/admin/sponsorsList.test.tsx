@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler } from './helpers';
-import { makeSponsor } from './fixtures';
+import { json, listDocument, makeUser, renderAdmin, type Handler } from './helpers';
+import { makeSponsor, sponsorViewServer } from './fixtures';
 
 const TOTAL = 45;
 
@@ -108,13 +108,7 @@ describe('Sponsors index (list screen)', () => {
   });
 
   it('offers Add and Delete only to Admins and Super Users, who alone may create and delete sponsors', async () => {
-    const list = sponsorsServer();
-    const handler: Handler = (request, url) =>
-      url.pathname === '/api/sponsors/2'
-        ? json(resourceDocument('sponsors', { ...makeSponsor(2) }))
-        : url.pathname === '/api/engagements' || url.pathname === '/api/screeners'
-          ? json(listDocument(url.pathname.slice(5), []))
-          : list(request, url);
+    const handler = sponsorViewServer(2, sponsorsServer());
     // Screens load lazily; a busy machine may take a while.
     const slow = { timeout: 5000 };
     const asUser = renderAdmin({ path: '/sponsors', user: makeUser('User'), handler });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler, type Recorded, refusal } from './helpers';
+import { json, listDocument, makeUser, renderAdmin, resourceDocument, sentAttributes, type Handler, type Recorded, refusal } from './helpers';
 import { makeSponsor } from './fixtures';
 
 const admin = makeUser('Admin', { id: '1', username: 'boss' });
@@ -306,7 +306,7 @@ describe('system configuration', () => {
     type('ISO Code', 'es-MX');
     save();
     await waitFor(() => expect(location()).toBe('/languages/view/12'));
-    expect((server.requests.find((r) => r.method === 'POST')!.body as { data: { attributes: unknown } }).data.attributes).toEqual({
+    expect(sentAttributes(server.requests.find((r) => r.method === 'POST'))).toEqual({
       name: 'Español (México)',
       description: 'Spanish (Mexico)',
       isoCode: 'es_MX',
@@ -344,7 +344,7 @@ describe('system configuration', () => {
     type('Spanish translation', 'Fecha de nacimiento');
     save();
     await waitFor(() => expect(location()).toBe('/contact-fields'));
-    expect((server.requests.find((r) => r.method === 'POST')!.body as { data: { attributes: unknown } }).data.attributes).toEqual({
+    expect(sentAttributes(server.requests.find((r) => r.method === 'POST'))).toEqual({
       label: 'Date of birth',
       name: 'date_of_birth',
       fieldType: 'date',

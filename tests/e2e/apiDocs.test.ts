@@ -2,23 +2,15 @@
  * The API reference at /api/docs in Chromium: the vendored renderer draws the server's own
  * OpenAPI document under the page's Content-Security-Policy, asking nothing of another origin.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchBrowser } from './browser';
+import { describe, expect, inject, it } from 'vitest';
+import { browserForFile } from './browser';
 
 const base = inject('baseUrl');
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 describe('/api/docs', () => {
   it('renders every tag of the API, offline and without breaking its policy', async () => {
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     const problems: string[] = [];
     const elsewhere: string[] = [];
     page.on('console', (message) => {

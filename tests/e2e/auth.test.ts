@@ -64,6 +64,15 @@ async function fresh(): Promise<Page> {
   return context.newPage();
 }
 
+/** A fresh page signed in through the login form, at the sponsors index where sign-in lands. */
+async function signedIn(username: string, password: string): Promise<Page> {
+  const page = await fresh();
+  await page.goto(`${base}/login`);
+  await signIn(page, username, password);
+  await page.waitForURL(`${base}/sponsors`);
+  return page;
+}
+
 describe('sign-in', () => {
   it('sends an unauthenticated visitor to /login and back where they were going', async () => {
     const page = await fresh();
@@ -114,10 +123,7 @@ describe('sign-in', () => {
   });
 
   it('sends a signed-in visitor of /login to the sponsors index, and signs out', async () => {
-    const page = await fresh();
-    await page.goto(`${base}/login`);
-    await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
-    await page.waitForURL(`${base}/sponsors`);
+    const page = await signedIn('admin', E2E_ADMIN_PASSWORD);
     await page.goto(`${base}/login`);
     await page.waitForURL(`${base}/sponsors`);
     await page.goto(`${base}/`);
@@ -135,10 +141,7 @@ describe('sign-in', () => {
 
 describe('roles and error pages', () => {
   it('sends a User to 403 on /site-locations and hides the menu items they may not use', async () => {
-    const page = await fresh();
-    await page.goto(`${base}/login`);
-    await signIn(page, 'plain-user', 'plain-user-pass');
-    await page.waitForURL(`${base}/sponsors`);
+    const page = await signedIn('plain-user', 'plain-user-pass');
     const nav = page.getByRole('navigation', { name: 'Main' });
     await nav.getByRole('link', { name: 'Sponsors' }).waitFor();
     expect(await nav.getByRole('link', { name: 'Site Locations' }).count()).toBe(0);
@@ -155,10 +158,7 @@ describe('roles and error pages', () => {
   });
 
   it('shows the 404 page for an unknown path', async () => {
-    const page = await fresh();
-    await page.goto(`${base}/login`);
-    await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
-    await page.waitForURL(`${base}/sponsors`);
+    const page = await signedIn('admin', E2E_ADMIN_PASSWORD);
     await page.goto(`${base}/no/such/page`);
     await page.getByText("Oops! The page you're looking for is not here.").waitFor();
     await page.context().close();

@@ -1,5 +1,6 @@
 /** Debian's Chromium driven by playwright-core (no browser download). */
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -53,4 +54,22 @@ export async function launchBrowser(): Promise<Browser> {
     return page;
   };
   return browser;
+}
+
+/**
+ * One browser for a test file, launched before its tests and closed after them: call it at the
+ * file's top level, and the function it returns gives the browser inside the tests.
+ */
+export function browserForFile(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error('the browser is not launched yet: use it inside a test');
+    return browser;
+  };
 }

@@ -11,8 +11,9 @@ import { inject } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { launchBrowser } from './browser';
 import { prepareDataDir, startServer, tempDataDir, type RunningServer } from './server';
-import { PARTNER_HOST, startPartnerSite, type PartnerSite } from './partnerSite';
+import { magazinePage, PARTNER_HOST, startPartnerSite, type PartnerSite } from './partnerSite';
 import { adminToken, apiCaller } from './admin-session';
+import { startLatencyProxy, type LatencyProxy } from '../support/latencyProxy';
 import { demoChannel, DEMO_ENGAGEMENT } from '../../server/demo';
 import { engagements, mediaChannels, rmsProviders } from '../../server/db/schema';
 import type { Db } from '../../server/db/open';
@@ -78,6 +79,37 @@ export async function startDemoWithAdmin(
     throw error;
   });
   return { demo, api: apiCaller(demo.server.url, () => token) };
+}
+
+/**
+ * startDemoOnPartner's demo reached only through a proxy that adds `roundTripMs` to every request
+ * and logs each one: a partner site of its own embeds the widget from the proxy's address.
+ */
+export interface DemoBehindLatency {
+  demo: DemoOnPartner;
+  proxy: LatencyProxy;
+  /** The partner's magazine page, its snippet pointing at the proxy. */
+  partnerUrl: string;
+  stop(): Promise<void>;
+}
+
+export async function startDemoBehindLatency(roundTripMs: number, options: Parameters<typeof startDemoOnPartner>[0] = {}): Promise<DemoBehindLatency> {
+  const demo = await startDemoOnPartner(options);
+  let proxy: LatencyProxy | undefined;
+  let partner: PartnerSite | undefined;
+  const stop = async () => {
+    await partner?.close();
+    await proxy?.close();
+    await demo.stop();
+  };
+  try {
+    proxy = await startLatencyProxy(demo.server.url, roundTripMs);
+    partner = await startPartnerSite(proxy.url);
+    return { demo, proxy, partnerUrl: magazinePage(partner, proxy.url, demo), stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }
 
 /** Another channel of the demo screener on the partner's host, titled and set as `values` say; its id, as a snippet carries it. */

@@ -5,9 +5,9 @@
  * the entry id).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Locator } from 'playwright-core';
 import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
 import { newParticipant, snippet } from './partnerSite';
+import { answerDemoByLabel } from './demoWidget';
 
 let demo: DemoOnPartner;
 
@@ -19,41 +19,14 @@ afterAll(async () => {
   await demo?.stop();
 });
 
-const W = '[data-trial-widget]';
 const html = (head: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Partner</title>${head}</head><body>${body}</body></html>`;
-const heading = (w: Locator, text: string | RegExp) => w.locator('h2', { hasText: text }).waitFor();
-const next = (w: Locator) => w.locator('button[type=submit]').click();
-const choice = (w: Locator, label: string | RegExp) => w.locator('label', { hasText: label }).locator('input');
 
 describe("a finished run's stored token", () => {
   it('opens only its outcome: every entry, the answers, sites, contact fields and contact answer 404', async () => {
     const { context, page, problems } = await newParticipant(demo.browser);
     await page.goto(demo.partner.page('/finished', html('', `<div data-trial-widget></div>${snippet(demo.server.url, demo.channelId, demo.screenerId)}`)));
-    const w = page.locator(W);
-    await heading(w, 'About you');
-    await choice(w, '18 to 64').check();
-    await choice(w, /^Yes$/).check();
-    await next(w);
-    await heading(w, 'Your heart health');
-    await choice(w, 'Blood pressure pills').check();
-    await choice(w, 'A special diet').check();
-    await next(w);
-    await heading(w, 'Where you live');
-    await w.locator('input').fill('10001');
-    await next(w);
-    await heading(w, 'Choose a study site');
-    await next(w);
-    await heading(w, 'Your contact details');
-    await w.getByLabel('First name').fill('Fin');
-    await w.getByLabel('Last name').fill('Ished');
-    await w.getByLabel('Email').fill('fin.ished@example.com');
-    await w.getByLabel('Phone').fill('212-555-0177');
-    await next(w);
-    await heading(w, 'Consent');
-    await choice(w, 'I accept the terms and conditions.').check();
-    await next(w);
-    await w.locator('[data-outcome=completed]').waitFor();
+    await answerDemoByLabel(page, { qualified: true, person: { first: 'Fin', last: 'Ished', email: 'fin.ished@example.com', phone: '212-555-0177' } });
     expect(problems).toEqual([]);
 
     // What any script of the partner's page can read once the run is finished: its token.

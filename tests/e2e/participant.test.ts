@@ -3,19 +3,12 @@
  * the real server — qualifying, the nearest site, the contact form and consent; a reload that
  * resumes on the same page; and the channel's hosted page.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, Page, Request } from 'playwright-core';
-import { launchBrowser } from './browser';
+import { describe, expect, inject, it } from 'vitest';
+import type { Page, Request } from 'playwright-core';
+import { browserForFile } from './browser';
 
 const baseUrl = inject('baseUrl');
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 // Playwright's CSS locators pierce open shadow roots.
 const heading = (page: Page, text: string) => page.locator('[data-trial-widget] h2', { hasText: text }).waitFor();
@@ -31,7 +24,7 @@ async function answerFirstPage(page: Page) {
 
 describe('a participant on the demo page', () => {
   it('qualifies, picks the nearest site, gives contact details and consent, and completes', async () => {
-    const page = await browser.newPage({ locale: 'en-US' });
+    const page = await browser().newPage({ locale: 'en-US' });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     const calls: string[] = [];
@@ -74,7 +67,7 @@ describe('a participant on the demo page', () => {
   });
 
   it('resumes the same submission on the same page with its answers after a reload', async () => {
-    const page = await browser.newPage({ locale: 'en-US' });
+    const page = await browser().newPage({ locale: 'en-US' });
     await page.goto(`${baseUrl}/demo/`);
     await answerFirstPage(page);
     await page.getByLabel('How many times did you see a doctor this year?').fill('4');
@@ -89,7 +82,7 @@ describe('a participant on the demo page', () => {
   });
 
   it('runs in Spanish from the browser language on the channel’s hosted page', async () => {
-    const page = await browser.newPage({ locale: 'es-ES' });
+    const page = await browser().newPage({ locale: 'es-ES' });
     const demo = await (await fetch(`${baseUrl}/demo/`)).text();
     const channelId = /data-media-channel-id="(\d+)"/.exec(demo)?.[1];
     expect(channelId).toBeTruthy();

@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from './browser';
+import { describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { browserForFile } from './browser';
 
 const baseUrl = inject('baseUrl');
-let browser: Browser;
+const browser = browserForFile();
 let page: Page;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 
 describe('widget.js on a partner page', () => {
   it('mounts into a shadow root on the demo page, styled by an adopted stylesheet', async () => {
-    page = await browser.newPage();
+    page = await browser().newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(`${baseUrl}/demo/`);
@@ -39,7 +32,7 @@ describe('widget.js on a partner page', () => {
   });
 
   it('shows a participant message and logs one console error for a bad snippet, without breaking the host page', async () => {
-    page = await browser.newPage();
+    page = await browser().newPage();
     const consoleErrors: string[] = [];
     const pageErrors: string[] = [];
     page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));

@@ -14,10 +14,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { and, eq } from 'drizzle-orm';
-import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
+import { startDemoBehindLatency, type DemoBehindLatency } from './demoOnPartner';
 import { W, WAIT, choose, next } from './demoWidget';
-import { asParticipantOn, magazinePage, type PartnerSite, startPartnerSite } from './partnerSite';
-import { startLatencyProxy, type LatencyProxy, type ProxiedRequest } from '../support/latencyProxy';
+import { asParticipantOn } from './partnerSite';
+import type { ProxiedRequest } from '../support/latencyProxy';
 import { oFormContainers, oFormFields, oForms } from '../../server/db/schema';
 import { DEMO_SURVEY_IDENTITY } from '../../server/demo';
 
@@ -26,13 +26,10 @@ const FUTURE_BIRTH = '2090-05-01';
 const BIRTH = '1961-05-01';
 const NOT_A_MATCH = 'not a match';
 
-let demo: DemoOnPartner;
-let proxy: LatencyProxy;
-let partner: PartnerSite;
-let partnerUrl: string;
+let wire: DemoBehindLatency;
 
 beforeAll(async () => {
-  demo = await startDemoOnPartner({
+  wire = await startDemoBehindLatency(RTT_MS, {
     async prepare(db) {
       const [form] = await db
         .select()
@@ -76,15 +73,10 @@ beforeAll(async () => {
       await db.update(oForms).set({ containerCount: 4 }).where(eq(oForms.id, form!.id));
     },
   });
-  proxy = await startLatencyProxy(demo.server.url, RTT_MS);
-  partner = await startPartnerSite(proxy.url);
-  partnerUrl = magazinePage(partner, proxy.url, demo);
 }, 180_000);
 
 afterAll(async () => {
-  await partner?.close();
-  await proxy?.close();
-  await demo?.stop();
+  await wire?.stop();
 });
 
 /** The page title on screen (the outcome and the steps after the survey have titles of their own). */
@@ -98,7 +90,7 @@ const visits = (page: Page) => page.locator(`${W} input[inputmode=numeric]`);
 const errors = async (page: Page) => (await page.locator(`${W} .tw-error`).allTextContents()).filter((t) => t.trim() !== '');
 /** The preflight requests the proxy saw from log entry `from` on: a run's calls need none. */
 const preflightsSince = (from: number) =>
-  proxy.log
+  wire.proxy.log
     .slice(from)
     .filter((r) => r.method === 'OPTIONS')
     .map((r) => r.path);
@@ -128,14 +120,14 @@ async function heartHealth(page: Page, born: string) {
 
 describe('the next page before the answer, through a 150 ms round trip', () => {
   it('comes back to a page whose save the server refuses, with its message, keeping every answer and the progress', async () => {
-    await asParticipantOn(demo.browser, partnerUrl, async ({ page, problems }) => {
-      const runStarts = proxy.log.length;
+    await asParticipantOn(wire.demo.browser, wire.partnerUrl, async ({ page, problems }) => {
+      const runStarts = wire.proxy.log.length;
       await aboutYou(page);
       expect(await progress(page)).toBe(25);
       // A birth date after today: the widget lets it through (only the server's clock says what
       // today is), and nothing on the page can end the run, so "Other studies" shows at once.
       await heartHealth(page, FUTURE_BIRTH);
-      const refusal = proxy.hold(isPageSave);
+      const refusal = wire.proxy.hold(isPageSave);
       await next(page);
       await shows(page, 'Other studies');
       expect(await progress(page)).toBe(50);
@@ -145,7 +137,7 @@ describe('the next page before the answer, through a 150 ms round trip', () => {
       await choose(page, 'no');
       await next(page);
       await page.waitForTimeout(2 * RTT_MS);
-      expect(proxy.log.filter((r) => isPageSave(r) && r.at > refused.at)).toEqual([]);
+      expect(wire.proxy.log.filter((r) => isPageSave(r) && r.at > refused.at)).toEqual([]);
       refusal.release();
 
       // Back on "Your heart health" with the server's message, the answers as given, the progress as it was.
@@ -157,7 +149,7 @@ describe('the next page before the answer, through a 150 ms round trip', () => {
       expect(await birth(page).inputValue()).toBe(FUTURE_BIRTH);
 
       // The Next on the page shown ahead went with the refusal: nothing of "Other studies" was sent.
-      expect(proxy.log.filter((r) => isPageSave(r) && r.at > refused.at)).toEqual([]);
+      expect(wire.proxy.log.filter((r) => isPageSave(r) && r.at > refused.at)).toEqual([]);
 
       // Corrected: "Other studies" shows at once again, its answer kept.
       await birth(page).fill(BIRTH);
@@ -197,14 +189,14 @@ describe('the next page before the answer, through a 150 ms round trip', () => {
   });
 
   it('keeps a page that can end the run on screen while its answer is held, then shows the outcome', async () => {
-    await asParticipantOn(demo.browser, partnerUrl, async ({ page, problems }) => {
+    await asParticipantOn(wire.demo.browser, wire.partnerUrl, async ({ page, problems }) => {
       await aboutYou(page);
       await heartHealth(page, BIRTH);
       await next(page);
       await shows(page, 'Other studies');
       // "Yes" disqualifies and ends the survey: the page waits for the server's answer to its save.
       await choose(page, 'yes');
-      const answer = proxy.hold(isPageSave);
+      const answer = wire.proxy.hold(isPageSave);
       await next(page);
       await answer.held;
       // Answered by the server, held on the way: two round trips later the page is still the one on screen.
@@ -219,9 +211,9 @@ describe('the next page before the answer, through a 150 ms round trip', () => {
   });
 
   it('resumes exactly after a reload at every step, also while the save behind a page shown ahead is out', async () => {
-    await asParticipantOn(demo.browser, partnerUrl, async ({ page, problems }) => {
+    await asParticipantOn(wire.demo.browser, wire.partnerUrl, async ({ page, problems }) => {
       await page.locator(`${W} input[value="18-64"]`).waitFor({ state: 'attached', ...WAIT });
-      const runStarts = proxy.log.length;
+      const runStarts = wire.proxy.log.length;
       // Before any Next there is no run to resume: the survey starts again, nothing chosen.
       await choose(page, '18-64');
       await page.reload();
@@ -238,7 +230,7 @@ describe('the next page before the answer, through a 150 ms round trip', () => {
       // a reload resumes on "Your heart health" (the place until the save is confirmed) with the
       // answers the server stored.
       await heartHealth(page, BIRTH);
-      const save = proxy.hold(isPageSave);
+      const save = wire.proxy.hold(isPageSave);
       await next(page);
       await shows(page, 'Other studies');
       await save.held;
@@ -251,10 +243,10 @@ describe('the next page before the answer, through a 150 ms round trip', () => {
       expect(await birth(page).inputValue()).toBe(BIRTH);
 
       // Sent again and confirmed this time: a reload resumes on the page shown ahead.
-      const confirmed = proxy.log.length;
+      const confirmed = wire.proxy.log.length;
       await next(page);
       await shows(page, 'Other studies');
-      await expect.poll(() => proxy.log.slice(confirmed).some((r) => isPageSave(r) && r.done !== undefined), WAIT).toBe(true);
+      await expect.poll(() => wire.proxy.log.slice(confirmed).some((r) => isPageSave(r) && r.done !== undefined), WAIT).toBe(true);
       await page.reload();
       await shows(page, 'Other studies');
       expect(await progress(page)).toBe(50);

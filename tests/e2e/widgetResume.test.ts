@@ -64,6 +64,13 @@ async function runToLeadForm(w: Locator) {
   await next(w);
 }
 
+/** A new participant on the partner page at `url`, with the widget's locator `w`. */
+async function participantAt(url: string) {
+  const participant = await newParticipant(demo.browser);
+  await participant.page.goto(url);
+  return { ...participant, w: participant.page.locator(W) };
+}
+
 /** Everything the partner's origin keeps in browser storage, as one text. */
 const storage = (page: Page) =>
   page.evaluate(() => {
@@ -82,9 +89,7 @@ describe('the widget resumes at every step after a reload', () => {
   const TYPED = ['Rhoda', 'Reload', 'rhoda.reload', '555-0199', '2125550199'];
 
   it('keeps the page (answers typed and not sent in memory only), Back shows saved ones, the ZIP, the site chosen, the contact form (details never stored) and the outcome', async () => {
-    const { context, page, problems } = await newParticipant(demo.browser);
-    const w = page.locator(W);
-    await page.goto(oneUrl);
+    const { context, page, problems, w } = await participantAt(oneUrl);
     await heading(w, 'About you');
 
     // Page 1, answered and not sent: nothing in storage, an empty page after a reload.
@@ -183,9 +188,7 @@ describe('the widget resumes at every step after a reload', () => {
   }
 
   it('shows the notQualified outcome again after a reload and in another tab, not a fresh survey', async () => {
-    const { context, page, problems } = await newParticipant(demo.browser);
-    const w = page.locator(W);
-    await page.goto(oneUrl);
+    const { context, page, problems, w } = await participantAt(oneUrl);
     await runToNotQualified(w);
     await page.reload();
     await w.locator('[data-outcome=notQualified]').waitFor();
@@ -212,9 +215,7 @@ describe('the widget resumes at every step after a reload', () => {
     const api = apiCaller(demo.server.url, () => token);
     const leads = async () => (await api('leads?limit=10')).meta.total as number;
     const before = await leads();
-    const { context, page, problems } = await newParticipant(demo.browser);
-    const w = page.locator(W);
-    await page.goto(oneUrl);
+    const { context, page, problems, w } = await participantAt(oneUrl);
     await runToLeadForm(w);
     const form = w.locator('form');
     await form.locator('button.tw-back').waitFor();
@@ -240,9 +241,7 @@ describe('the widget resumes at every step after a reload', () => {
   });
 
   it('starts a fresh survey after an outcome on a channel that allows retakes (window 0), on a reload and in another tab', async () => {
-    const { context, page, problems } = await newParticipant(demo.browser);
-    const w = page.locator(W);
-    await page.goto(retakesUrl);
+    const { context, page, problems, w } = await participantAt(retakesUrl);
     await runToNotQualified(w);
     await page.reload();
     await heading(w, 'About you');

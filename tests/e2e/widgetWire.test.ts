@@ -8,29 +8,21 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Page } from 'playwright-core';
-import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
-import { asParticipantOn, magazinePage, newParticipant, type PartnerSite, startPartnerSite } from './partnerSite';
-import { sequentialTrips, startLatencyProxy, type LatencyProxy, type ProxiedRequest } from '../support/latencyProxy';
+import { startDemoBehindLatency, type DemoBehindLatency } from './demoOnPartner';
+import { asParticipantOn, newParticipant } from './partnerSite';
+import { sequentialTrips, type ProxiedRequest } from '../support/latencyProxy';
 
 const RTT_MS = 150;
 const W = '[data-trial-widget]';
 
-let demo: DemoOnPartner;
-let proxy: LatencyProxy;
-let partner: PartnerSite;
-let partnerUrl: string;
+let wire: DemoBehindLatency;
 
 beforeAll(async () => {
-  demo = await startDemoOnPartner();
-  proxy = await startLatencyProxy(demo.server.url, RTT_MS);
-  partner = await startPartnerSite(proxy.url);
-  partnerUrl = magazinePage(partner, proxy.url, demo);
+  wire = await startDemoBehindLatency(RTT_MS);
 }, 120_000);
 
 afterAll(async () => {
-  await partner?.close();
-  await proxy?.close();
-  await demo?.stop();
+  await wire?.stop();
 });
 
 const heading = (page: Page, text: string | RegExp) => page.locator(`${W} h2`, { hasText: text }).waitFor();
@@ -45,10 +37,10 @@ const isView = (r: ProxiedRequest) => r.path.startsWith('/api/o-forms/participan
 
 /** Clicks Next and answers every request made until `shown` is on screen (a page load's view apart). */
 async function nextUntil(page: Page, shown: string | RegExp): Promise<string[]> {
-  const from = proxy.log.length;
+  const from = wire.proxy.log.length;
   await page.locator(`${W} button[type=submit]`).click();
   await heading(page, shown);
-  return proxy.log
+  return wire.proxy.log
     .slice(from)
     .filter((r) => !isView(r))
     .map(line);
@@ -59,7 +51,7 @@ async function nextUntil(page: Page, shown: string | RegExp): Promise<string[]> 
  * the page save the Next sent, once the proxy has answered it.
  */
 async function nextShown(page: Page, shown: string): Promise<{ at: number; save: ProxiedRequest; requests: string[] }> {
-  const from = proxy.log.length;
+  const from = wire.proxy.log.length;
   await page.locator(`${W} button[type=submit]`).click();
   const handle = await page.waitForFunction(
     (want) =>
@@ -72,7 +64,7 @@ async function nextShown(page: Page, shown: string): Promise<{ at: number; save:
   const at = (await handle.jsonValue()) as number;
   const save = await vi.waitFor(
     () => {
-      const sent = proxy.log.slice(from).find((r) => r.path.startsWith('/api/o-forms/o-form-submission-page/') && r.done !== undefined);
+      const sent = wire.proxy.log.slice(from).find((r) => r.path.startsWith('/api/o-forms/o-form-submission-page/') && r.done !== undefined);
       if (!sent) throw new Error('the save is not answered yet');
       return sent;
     },
@@ -81,7 +73,7 @@ async function nextShown(page: Page, shown: string): Promise<{ at: number; save:
   return {
     at,
     save,
-    requests: proxy.log
+    requests: wire.proxy.log
       .slice(from)
       .filter((r) => !isView(r) && !isTiming(r))
       .map(line),
@@ -93,10 +85,10 @@ const sequential = (requests: ProxiedRequest[], until: number): string[] => sequ
 
 describe('the widget through a 150 ms round trip', () => {
   it('shows the first question after two requests in a row, then one request per Next and no OPTIONS', async () => {
-    const { context, page, problems } = await newParticipant(demo.browser);
+    const { context, page, problems } = await newParticipant(wire.demo.browser);
     try {
-      const from = proxy.log.length;
-      await page.goto(partnerUrl);
+      const from = wire.proxy.log.length;
+      await page.goto(wire.partnerUrl);
       // Checked every frame: the first frame with the question, on the machine's clock.
       const shown = await page.waitForFunction(
         () => (document.querySelector('[data-trial-widget]')?.shadowRoot?.querySelector('legend') ? performance.timeOrigin + performance.now() : false),
@@ -104,7 +96,7 @@ describe('the widget through a 150 ms round trip', () => {
         { polling: 'raf' },
       );
       const shownAt = (await shown.jsonValue()) as number;
-      const start = proxy.log.slice(from);
+      const start = wire.proxy.log.slice(from);
       const chain = sequential(start, shownAt);
       expect(chain, chain.join(' → ')).toHaveLength(2);
       expect(chain[0]).toBe('GET /widget.js');
@@ -113,7 +105,7 @@ describe('the widget through a 150 ms round trip', () => {
       // About you (an answer there can disqualify) → Your heart health → Where you live.
       await choose(page, '18 to 64');
       await choose(page, /^Yes$/);
-      const runStarts = proxy.log.length;
+      const runStarts = wire.proxy.log.length;
       // The first Next starts the submission with the page's entry, then saves the page. An
       // answer there can disqualify: the next page shows only once the save is answered.
       const first = await nextShown(page, 'Your heart health');
@@ -135,7 +127,7 @@ describe('the widget through a 150 ms round trip', () => {
       ]);
       // Each page's timing rode in its save: no call of its own, and not one OPTIONS in the run.
       await page.locator(`${W} .tw-site`).first().waitFor();
-      const run = proxy.log.slice(runStarts);
+      const run = wire.proxy.log.slice(runStarts);
       expect(run.filter(isTiming).map(line)).toEqual([]);
       expect(run.filter((r) => r.method === 'OPTIONS').map(line)).toEqual([]);
       expect(run.filter((r) => r.path.includes('10001')).map(line)).toEqual([]);
@@ -146,11 +138,11 @@ describe('the widget through a 150 ms round trip', () => {
   });
 
   it('comes back to each page after a reload and carries on to the sites', async () => {
-    await asParticipantOn(demo.browser, partnerUrl, async ({ page, problems }) => {
+    await asParticipantOn(wire.demo.browser, wire.partnerUrl, async ({ page, problems }) => {
       await choose(page, '18 to 64');
       await choose(page, /^Yes$/);
       await nextUntil(page, 'Your heart health');
-      const runStarts = proxy.log.length;
+      const runStarts = wire.proxy.log.length;
       await page.reload();
       await heading(page, 'Your heart health');
       // Shown ahead of its save's answer; reloaded once the save is answered, it comes back there.
@@ -167,7 +159,7 @@ describe('the widget through a 150 ms round trip', () => {
       expect(await page.locator(`${W} .tw-site`).count()).toBe(3);
       // The resumes read the kept answers without a preflight either.
       expect(
-        proxy.log
+        wire.proxy.log
           .slice(runStarts)
           .filter((r) => r.method === 'OPTIONS')
           .map(line),

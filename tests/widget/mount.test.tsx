@@ -170,9 +170,23 @@ describe('mount', () => {
       );
     try {
       const view = vi.fn(async () => undefined);
-      const host = document.createElement('div');
-      document.body.append(host);
-      const widget = mount(host, { mediaChannelId: '1', screenerId: '2', apiOrigin: 'http://x', transport: { ...transportFor('1'), view }, storage: null });
+      /** The widget in a new host on the page, its views reported to `view`. */
+      const mountSeen = (extra: { preview?: boolean } = {}) => {
+        const host = document.createElement('div');
+        document.body.append(host);
+        return {
+          host,
+          widget: mount(host, {
+            mediaChannelId: '1',
+            screenerId: '2',
+            apiOrigin: 'http://x',
+            transport: { ...transportFor('1'), view },
+            storage: null,
+            ...extra,
+          }),
+        };
+      };
+      const { host, widget } = mountSeen();
       await vi.waitFor(() => expect(widget.root.querySelector('.tw-title')?.textContent).toBe('Page of 1'));
       expect(observers.at(-1)!.target).toBe(host);
       seen(0);
@@ -184,25 +198,14 @@ describe('mount', () => {
       widget.unmount();
 
       // Taller than two viewports: filling half of the viewport is enough.
-      const tall = document.createElement('div');
-      document.body.append(tall);
-      const tallWidget = mount(tall, { mediaChannelId: '1', screenerId: '2', apiOrigin: 'http://x', transport: { ...transportFor('1'), view }, storage: null });
+      const { widget: tallWidget } = mountSeen();
       await vi.waitFor(() => expect(tallWidget.root.querySelector('.tw-title')).not.toBeNull());
       seen(0.25, 2000);
       expect(view).toHaveBeenCalledTimes(2);
       tallWidget.unmount();
 
       const count = observers.length;
-      const preview = document.createElement('div');
-      document.body.append(preview);
-      const previewWidget = mount(preview, {
-        mediaChannelId: '1',
-        screenerId: '2',
-        apiOrigin: 'http://x',
-        transport: { ...transportFor('1'), view },
-        storage: null,
-        preview: true,
-      });
+      const { widget: previewWidget } = mountSeen({ preview: true });
       await vi.waitFor(() => expect(previewWidget.root.querySelector('.tw-title')).not.toBeNull());
       expect(observers.length).toBe(count);
       previewWidget.unmount();

@@ -27,14 +27,23 @@ export function Select({ label, name, error, hint, required, disabled, value, on
         aria-busy={loading || undefined}
         onChange={(event) => onChange(event.target.value)}
       >
-        {(emptyLabel !== undefined || loading) && <option value="">{loading ? 'Loading…' : emptyLabel}</option>}
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
+        <SelectChoices options={options} emptyLabel={loading ? 'Loading…' : emptyLabel} />
       </select>
     </Field>
+  );
+}
+
+/** A select's options, for a bare select too (a row's or an inline form's): `emptyLabel`, when given, first as the '' choice. */
+export function SelectChoices({ options, emptyLabel }: { options: readonly SelectOption[]; emptyLabel?: string }) {
+  return (
+    <>
+      {emptyLabel !== undefined && <option value="">{emptyLabel}</option>}
+      {options.map((option) => (
+        <option key={option.value} value={option.value}>
+          {option.label}
+        </option>
+      ))}
+    </>
   );
 }
 

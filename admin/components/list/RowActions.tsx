@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 
 /** A row's View, Edit and Delete; each shown when given. */
@@ -20,5 +21,34 @@ export function RowActions({ view, edit, onDelete }: { view?: string; edit?: str
         </button>
       )}
     </div>
+  );
+}
+
+/**
+ * A row's own removing button (Delete, Unlink): `remove` asks first and tells whether the row went,
+ * and only then `onRemoved` follows (the list reloads).
+ */
+export function RowRemoveButton({
+  label,
+  remove,
+  onRemoved,
+  children,
+}: {
+  label: string;
+  remove: () => Promise<boolean>;
+  onRemoved: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      className="btn btn-small btn-danger-outline"
+      aria-label={label}
+      onClick={async () => {
+        if (await remove()) onRemoved();
+      }}
+    >
+      {children}
+    </button>
   );
 }

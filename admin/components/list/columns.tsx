@@ -2,12 +2,14 @@
  * Columns every browse screen shows alike: the record's active badge and its row actions.
  * A screen composes them with its own columns.
  */
+import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { formatDate } from '../format';
 import { StatusBadge } from '../StatusBadge';
 import { displayValue } from '../ViewFields';
 import type { Column } from './DataTable';
 import { RowActions } from './RowActions';
+import './list.css';
 
 /** The active badge, sorted (and exported) by isActive. */
 export const activeColumn = <T extends { isActive: boolean }>(header: string): Column<T> => ({
@@ -64,25 +66,28 @@ function rowName(row: object): string | undefined {
   return undefined;
 }
 
+/** The column of a row's own buttons: never hidden, nothing of it exported. */
+export const buttonsColumn = <T,>(header: string, cell: (row: T) => ReactNode): Column<T> => ({
+  id: 'actions',
+  header,
+  className: 'col-actions',
+  hideable: false,
+  cell,
+});
+
 /** The Actions column (never hidden): View, Edit and Delete as the screen allows them per row. */
 export function actionsColumn<T extends { id: string }>({ view, edit, remove }: RowActionLinks<T>): Column<T> {
-  return {
-    id: 'actions',
-    header: 'Actions',
-    className: 'col-actions',
-    hideable: false,
-    cell: (row) => (
-      <RowActions
-        view={view?.(row)}
-        edit={edit?.(row)}
-        onDelete={
-          remove && (remove.when?.(row) ?? true)
-            ? async () => {
-                if (await remove.confirmAndDelete(row.id, rowName(row))) remove.reload();
-              }
-            : undefined
-        }
-      />
-    ),
-  };
+  return buttonsColumn('Actions', (row) => (
+    <RowActions
+      view={view?.(row)}
+      edit={edit?.(row)}
+      onDelete={
+        remove && (remove.when?.(row) ?? true)
+          ? async () => {
+              if (await remove.confirmAndDelete(row.id, rowName(row))) remove.reload();
+            }
+          : undefined
+      }
+    />
+  ));
 }

@@ -4,7 +4,10 @@ import { engagementFilesApi } from '@core/api/engagementFiles';
 import type { EngagementFile } from '@core/model/engagementFile';
 import { formatBytes, saveBlob } from '../../components/downloadBlob';
 import { formatDateTime } from '../../components/format';
+import { FormErrors } from '../../components/form/FormErrors';
 import { PageTable } from '../../components/list/DataTable';
+import { buttonsColumn } from '../../components/list/columns';
+import { RowRemoveButton } from '../../components/list/RowActions';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
 import { useAsync } from '../../hooks/useAsync';
 import { engagementFilesParams } from './viewCalls';
@@ -61,15 +64,9 @@ export function EngagementFilesPanel({ engagementId }: { engagementId: string })
           />
         </label>
       </div>
-      {error && (
-        <div className="form-errors" role="alert">
-          {error}
-        </div>
-      )}
+      <FormErrors message={error} />
       {files.error ? (
-        <div className="form-errors" role="alert">
-          {files.error instanceof ApiError ? files.error.message : 'Could not load data'}
-        </div>
+        <FormErrors message={files.error instanceof ApiError ? files.error.message : 'Could not load data'} />
       ) : (
         <PageTable
           caption="Files"
@@ -79,28 +76,16 @@ export function EngagementFilesPanel({ engagementId }: { engagementId: string })
             { id: 'filename', header: 'File', cell: (f) => f.filename },
             { id: 'size', header: 'Size', cell: (f) => formatBytes(f.size) },
             { id: 'created', header: 'Uploaded', cell: (f) => formatDateTime(f.created) },
-            {
-              id: 'actions',
-              header: 'Actions',
-              className: 'col-actions',
-              cell: (f) => (
-                <div className="row-actions">
-                  <button type="button" className="btn btn-small btn-secondary" onClick={() => void download(f)} aria-label={`Download ${f.filename}`}>
-                    Download
-                  </button>
-                  <button
-                    type="button"
-                    className="btn btn-small btn-danger-outline"
-                    aria-label={`Delete ${f.filename}`}
-                    onClick={async () => {
-                      if (await remove(f.id)) files.reload();
-                    }}
-                  >
-                    Delete
-                  </button>
-                </div>
-              ),
-            },
+            buttonsColumn<EngagementFile>('Actions', (f) => (
+              <div className="row-actions">
+                <button type="button" className="btn btn-small btn-secondary" onClick={() => void download(f)} aria-label={`Download ${f.filename}`}>
+                  Download
+                </button>
+                <RowRemoveButton label={`Delete ${f.filename}`} remove={() => remove(f.id)} onRemoved={files.reload}>
+                  Delete
+                </RowRemoveButton>
+              </div>
+            )),
           ]}
         />
       )}

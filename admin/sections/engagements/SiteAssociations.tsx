@@ -21,6 +21,8 @@ import { hasRole } from '@core/model/user';
 import { issuesByField } from '@core/model/fields';
 import * as v from 'valibot';
 import { ListView } from '../../components/list/ListView';
+import { buttonsColumn } from '../../components/list/columns';
+import { RowRemoveButton } from '../../components/list/RowActions';
 import { useResourceList } from '../../components/list/useResourceList';
 import type { Column } from '../../components/list/DataTable';
 import { RecordLoader } from '../../components/RecordLoader';
@@ -230,23 +232,11 @@ function Associations({ engagement }: { engagement: Engagement }) {
       header: 'Radius / RMS site id / caps',
       cell: (l) => <LinkEditor key={`${l.id}:${l.modified}`} link={l} engagement={engagement} onSaved={list.reload} />,
     },
-    {
-      id: 'actions',
-      header: 'Actions',
-      className: 'col-actions',
-      cell: (l) => (
-        <button
-          type="button"
-          className="btn btn-small btn-danger-outline"
-          aria-label={`Unlink ${l.siteName}`}
-          onClick={async () => {
-            if (await remove(l.id)) list.reload();
-          }}
-        >
-          Unlink
-        </button>
-      ),
-    },
+    buttonsColumn('Actions', (l) => (
+      <RowRemoveButton label={`Unlink ${l.siteName}`} remove={() => remove(l.id)} onRemoved={list.reload}>
+        Unlink
+      </RowRemoveButton>
+    )),
   ];
 
   return (

@@ -20,7 +20,7 @@ import { useConfirm } from '../../components/confirm/ConfirmProvider';
 import { ConsentProof } from '../../components/ConsentProof';
 import { formatDateTime } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
-import { fieldColumn } from '../../components/list/columns';
+import { buttonsColumn, fieldColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
 import { useApiResourceList } from '../../components/list/useResourceList';
 import { useOptions } from '../../hooks/useOptions';
@@ -168,23 +168,16 @@ export default function LeadsIndex() {
       exportFields: ['consentedAt', 'consentText', 'consentTextSha256', 'surveyVersion'],
       cell: (l) => <Consent lead={l} />,
     },
-    {
-      id: 'actions',
-      header: 'Contact',
-      className: 'col-actions',
-      hideable: false,
-      exportFields: [],
-      cell: (l) => (
-        <span>
-          <Reveal lead={l} />
-          {canErase && (
-            <button type="button" className="btn btn-small btn-danger" onClick={() => void erase(l)} aria-label={`Erase lead ${l.id}`}>
-              Erase
-            </button>
-          )}
-        </span>
-      ),
-    },
+    buttonsColumn('Contact', (l) => (
+      <span>
+        <Reveal lead={l} />
+        {canErase && (
+          <button type="button" className="btn btn-small btn-danger" onClick={() => void erase(l)} aria-label={`Erase lead ${l.id}`}>
+            Erase
+          </button>
+        )}
+      </span>
+    )),
   ];
 
   return (

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { channelSpendsApi } from '@core/api/channelSpends';
-import { formatMinor, parseAmount } from '@core/model/channelSpend';
+import { formatMinor, parseAmount, type ChannelSpend } from '@core/model/channelSpend';
 import { PageTable } from '../../components/list/DataTable';
+import { buttonsColumn } from '../../components/list/columns';
 import { useAsync } from '../../hooks/useAsync';
 import { useApi } from '../../state/services';
 import { useNotify } from '../../state/notices';
@@ -52,16 +53,11 @@ export function SpendsPanel({ channelId }: { channelId: string }) {
           { id: 'period', header: 'Period', cell: (s) => `${s.periodStart} to ${s.periodEnd}` },
           { id: 'amount', header: 'Amount', cell: (s) => `${formatMinor(s.amountMinor, s.currency)} ${s.currency}` },
           { id: 'campaign', header: 'Campaign', cell: (s) => s.campaign ?? 'whole channel' },
-          {
-            id: 'actions',
-            header: 'Actions',
-            className: 'col-actions',
-            cell: (s) => (
-              <button type="button" className="btn btn-small btn-secondary" disabled={busy} onClick={() => void act(() => api.remove(s.id), 'Spend removed')}>
-                Remove <span className="visually-hidden">spend from {s.periodStart}</span>
-              </button>
-            ),
-          },
+          buttonsColumn<ChannelSpend>('Actions', (s) => (
+            <button type="button" className="btn btn-small btn-secondary" disabled={busy} onClick={() => void act(() => api.remove(s.id), 'Spend removed')}>
+              Remove <span className="visually-hidden">spend from {s.periodStart}</span>
+            </button>
+          )),
         ]}
       />
       <div className="inline-form">

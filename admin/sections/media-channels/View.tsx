@@ -31,7 +31,7 @@ function recruitmentText(pause: MediaChannel['recruitmentPause']): string {
   const each = pause.engagements.map((e) => `${e.engagementName}: ${e.text} (since ${formatDateTime(e.since)})`).join('; ');
   return pause.isPaused ? `paused (participants reach notActive) — ${each}` : `partly paused — ${each}`;
 }
-import { SurveyPicker, searchWithin } from '../../components/SurveyPicker';
+import { SurveyAdder, searchWithin } from '../../components/SurveyPicker';
 import { RecordView } from '../../components/RecordView';
 import { FunnelPanel } from '../../components/funnel/FunnelPanel';
 import { StatusBadge } from '../../components/StatusBadge';
@@ -364,29 +364,20 @@ function SurveyLinksPanel({ channel }: { channel: MediaChannel }) {
         />
       )}
       {options.length > 0 && (
-        <div className="add-lookup">
-          <SurveyPicker
-            label="Survey to add"
-            name="channel-survey"
-            value={identity}
-            onChange={setIdentity}
-            search={searchWithin(options)}
-            refreshKey={options.map((s) => s.oFormIdentity).join()}
-            hint="Surveys of its screener."
-          />
-          <button
-            type="button"
-            className="btn btn-small btn-secondary"
-            disabled={!identity}
-            onClick={() => {
-              const chosen = identity;
-              setIdentity('');
-              void act(() => api.addSurvey(channel.id, chosen));
-            }}
-          >
-            Add Survey
-          </button>
-        </div>
+        <SurveyAdder
+          label="Survey to add"
+          name="channel-survey"
+          value={identity}
+          onChange={setIdentity}
+          search={searchWithin(options)}
+          refreshKey={options.map((s) => s.oFormIdentity).join()}
+          hint="Surveys of its screener."
+          onAdd={() => {
+            const chosen = identity;
+            setIdentity('');
+            void act(() => api.addSurvey(channel.id, chosen));
+          }}
+        />
       )}
     </section>
   );

@@ -20,7 +20,7 @@ import {
 } from '@core/model/message';
 import { formatDateTime } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
-import { fieldColumn } from '../../components/list/columns';
+import { buttonsColumn, fieldColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
 import { ResendButton } from '../../components/list/ResendButton';
 import { useRowCalls } from '../../components/list/useRowCalls';
@@ -126,20 +126,14 @@ export default function MessagesIndex() {
     },
     fieldColumn('attempts', 'Attempts', 'plain'),
     { id: 'sentAt', header: 'Sent', sortField: 'sentAt', cell: (m) => (m.sentAt ? formatDateTime(m.sentAt) : '—') },
-    {
-      id: 'actions',
-      header: 'Actions',
-      className: 'col-actions',
-      hideable: false,
-      cell: (m) => {
-        if (m.status === 'sent' || m.status === 'cancelled') return null;
-        return (
-          <ResendButton label={`Resend message ${m.id}`} waiting={resending.waiting.has(m.id)} onClick={() => void resend(m)}>
-            Resend
-          </ResendButton>
-        );
-      },
-    },
+    buttonsColumn('Actions', (m) => {
+      if (m.status === 'sent' || m.status === 'cancelled') return null;
+      return (
+        <ResendButton label={`Resend message ${m.id}`} waiting={resending.waiting.has(m.id)} onClick={() => void resend(m)}>
+          Resend
+        </ResendButton>
+      );
+    }),
   ];
 
   return (

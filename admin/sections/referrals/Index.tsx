@@ -21,7 +21,7 @@ import { Link } from 'react-router-dom';
 import { formatDateTime } from '../../components/format';
 import { pathTo } from '../../routing/routes';
 import type { Column } from '../../components/list/DataTable';
-import { fieldColumn } from '../../components/list/columns';
+import { buttonsColumn, fieldColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
 import { flagFilter } from '../../components/list/filters';
 import { useApiResourceList } from '../../components/list/useResourceList';
@@ -37,7 +37,7 @@ import { useTopBar } from '../../state/topBar';
 import { ENGAGEMENT_OPTION_PARAMS } from '../../hooks/optionCalls';
 import { useBusyCall } from '../../hooks/useBusyCall';
 import { REFERRAL_LIST, referralSiteParams } from './listCalls';
-import { labelledOptions } from '../../components/form/Select';
+import { labelledOptions, SelectChoices } from '../../components/form/Select';
 
 /** How often the queue reads itself again (the issue's bound is 15 s). */
 export const REFRESH_MS = 10_000;
@@ -98,22 +98,12 @@ export function Work({ referral, onDone }: { referral: Referral; onDone: () => v
           <label>
             <span className="visually-hidden">New status for {who}</span>
             <select value={to} onChange={(e) => setTo(e.target.value as ReferralStatus | '')} aria-label={`New status for ${who}`}>
-              <option value="">Move to…</option>
-              {referral.allowedStatuses.map((s) => (
-                <option key={s} value={s}>
-                  {REFERRAL_STATUS_LABELS[s]}
-                </option>
-              ))}
+              <SelectChoices options={labelledOptions(referral.allowedStatuses, REFERRAL_STATUS_LABELS)} emptyLabel="Move to…" />
             </select>
           </label>
           {needsReason && (
             <select value={reasonId} onChange={(e) => setReasonId(e.target.value)} aria-label={`Reason for ${who}`}>
-              <option value="">Reason…</option>
-              {reasons.map((r) => (
-                <option key={r.id} value={r.id}>
-                  {r.name}
-                </option>
-              ))}
+              <SelectChoices options={reasons.map((r) => ({ value: String(r.id), label: r.name }))} emptyLabel="Reason…" />
             </select>
           )}
           <button
@@ -128,11 +118,7 @@ export function Work({ referral, onDone }: { referral: Referral; onDone: () => v
             Move
           </button>
           <select value={result} onChange={(e) => setResult(e.target.value as ContactResult)} aria-label={`Attempt result for ${who}`}>
-            {CONTACT_RESULTS.map((r) => (
-              <option key={r} value={r}>
-                {RESULT_LABELS[r]}
-              </option>
-            ))}
+            <SelectChoices options={labelledOptions(CONTACT_RESULTS, RESULT_LABELS)} />
           </select>
           <button
             type="button"
@@ -207,7 +193,7 @@ export default function ReferralsIndex() {
       cell: (r) => (r.lastAttemptAt ? `${formatDateTime(r.lastAttemptAt)} (${r.attempts})` : '—'),
     },
     { id: 'deliveryStatus', header: 'Delivery', cell: (r) => r.deliveryStatus ?? '—' },
-    { id: 'actions', header: 'Work', className: 'col-actions', hideable: false, cell: (r) => <Work referral={r} onDone={reload} /> },
+    buttonsColumn('Work', (r) => <Work referral={r} onDone={reload} />),
   ];
 
   return (

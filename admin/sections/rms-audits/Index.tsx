@@ -20,6 +20,7 @@ import { ConsentProof } from '../../components/ConsentProof';
 import { formatDateTime } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
 import { ListView } from '../../components/list/ListView';
+import { buttonsColumn } from '../../components/list/columns';
 import { ResendButton } from '../../components/list/ResendButton';
 import { useRowCalls } from '../../components/list/useRowCalls';
 import { useApiResourceList } from '../../components/list/useResourceList';
@@ -211,21 +212,15 @@ export default function RmsAuditsIndex() {
     },
     { id: 'attribution', header: 'Attribution', exportFields: ['utm', 'hiddenFields'], cell: (a) => <Attribution audit={a} /> },
     { id: 'response', header: 'Response', exportFields: ['responseMessage'], cell: (a) => <Response audit={a} /> },
-    {
-      id: 'actions',
-      header: 'Actions',
-      className: 'col-actions',
-      hideable: false,
-      cell: (a) => {
-        if (a.duplicateOf) return null;
-        const action = a.deliveryStatus === 'delivered' ? 'Send again' : 'Resend';
-        return (
-          <ResendButton label={`${action} contact ${a.contactId}`} waiting={resending.waiting.has(a.contactId)} onClick={() => void resend(a)}>
-            {action}
-          </ResendButton>
-        );
-      },
-    },
+    buttonsColumn('Actions', (a) => {
+      if (a.duplicateOf) return null;
+      const action = a.deliveryStatus === 'delivered' ? 'Send again' : 'Resend';
+      return (
+        <ResendButton label={`${action} contact ${a.contactId}`} waiting={resending.waiting.has(a.contactId)} onClick={() => void resend(a)}>
+          {action}
+        </ResendButton>
+      );
+    }),
   ];
 
   return (

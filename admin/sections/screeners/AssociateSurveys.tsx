@@ -4,7 +4,7 @@ import { oformsApi } from '@core/api/oforms';
 import { screenersApi } from '@core/api/screeners';
 import type { ScreenerSurvey } from '@core/model/screenerSurvey';
 import type { Screener } from '@core/model/screener';
-import { SurveyPicker } from '../../components/SurveyPicker';
+import { SurveyAdder } from '../../components/SurveyPicker';
 import { RecordLoader } from '../../components/RecordLoader';
 import { SurveyLinks } from '../../components/SurveyLinks';
 import { useAsync } from '../../hooks/useAsync';
@@ -53,19 +53,16 @@ function Associate({ screener }: { screener: Screener }) {
           {error}
         </p>
       )}
-      <div className="add-lookup">
-        <SurveyPicker
-          label="Survey"
-          name="survey"
-          value={identity}
-          onChange={setIdentity}
-          search={search}
-          hint={`Surveys of ${screener.sponsorName}, by title.`}
-        />
-        <button type="button" className="btn btn-small btn-secondary" disabled={busy || !identity} onClick={() => void add()}>
-          Add Survey
-        </button>
-      </div>
+      <SurveyAdder
+        label="Survey"
+        name="survey"
+        value={identity}
+        onChange={setIdentity}
+        search={search}
+        hint={`Surveys of ${screener.sponsorName}, by title.`}
+        busy={busy}
+        onAdd={() => void add()}
+      />
       {items.length === 0 ? (
         <p className="muted">No surveys yet.</p>
       ) : (

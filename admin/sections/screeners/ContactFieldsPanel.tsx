@@ -9,6 +9,7 @@ import { ApiError } from '@core/api/client';
 import { contactFieldsApi } from '@core/api/contactFields';
 import { screenersApi } from '@core/api/screeners';
 import type { ContactFieldScreener } from '@core/model/contactFieldScreener';
+import { MoveButtons } from '../../components/MoveButtons';
 import { Select } from '../../components/form/Select';
 import { SAVE_FAILED } from '../../components/form/useEntityForm';
 import { useAsync } from '../../hooks/useAsync';
@@ -132,24 +133,7 @@ export function ContactFieldsPanel({ screenerId, canEdit }: { screenerId: string
               </span>
               {canEdit && (
                 <span className="row-actions">
-                  <button
-                    type="button"
-                    className="btn btn-small btn-secondary"
-                    aria-label={`Move ${item.label} up`}
-                    disabled={busy || index === 0}
-                    onClick={() => move(index, index - 1)}
-                  >
-                    ↑
-                  </button>
-                  <button
-                    type="button"
-                    className="btn btn-small btn-secondary"
-                    aria-label={`Move ${item.label} down`}
-                    disabled={busy || index === list.length - 1}
-                    onClick={() => move(index, index + 1)}
-                  >
-                    ↓
-                  </button>
+                  <MoveButtons label={item.label} index={index} count={list.length} busy={busy} onMove={(place) => move(index, place - 1)} />
                   <button
                     type="button"
                     className="btn btn-small btn-danger-outline"

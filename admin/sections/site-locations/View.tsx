@@ -1,14 +1,16 @@
 import { useState } from 'react';
 import { LeadsWithinReach } from '../../components/LeadsWithinReach';
+import { SelectChoices } from '../../components/form/Select';
 import { Link, useParams } from 'react-router-dom';
 import { siteCoordinatorsApi } from '@core/api/siteCoordinators';
 import { usersApi } from '@core/api/users';
-import { SITE_COORDINATOR, hasRole } from '@core/model/user';
+import { SITE_COORDINATOR, hasRole, type SiteCoordinatorRow } from '@core/model/user';
 import { useNotify } from '../../state/notices';
 import { engagementsApi } from '@core/api/engagements';
 import { siteLocationsApi } from '@core/api/siteLocations';
 import type { SiteLocation } from '@core/model/siteLocation';
 import { DataTable, PageTable } from '../../components/list/DataTable';
+import { buttonsColumn } from '../../components/list/columns';
 import { RecordView } from '../../components/RecordView';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useViewTopBar } from '../../components/useViewTopBar';
@@ -73,32 +75,22 @@ function Coordinators({ site }: { site: SiteLocation }) {
           { id: 'username', header: 'Username', cell: (c) => c.username },
           { id: 'email', header: 'Email', cell: (c) => c.email ?? '—' },
           { id: 'active', header: 'Active', cell: (c) => <StatusBadge active={c.isActive} /> },
-          {
-            id: 'actions',
-            header: 'Actions',
-            className: 'col-actions',
-            cell: (c) => (
-              <button
-                type="button"
-                className="btn btn-small btn-secondary"
-                disabled={busy}
-                onClick={() => void act(() => api.untie(c.id), `${c.username} no longer coordinates this site`)}
-              >
-                Remove <span className="visually-hidden">{c.username}</span>
-              </button>
-            ),
-          },
+          buttonsColumn<SiteCoordinatorRow>('Actions', (c) => (
+            <button
+              type="button"
+              className="btn btn-small btn-secondary"
+              disabled={busy}
+              onClick={() => void act(() => api.untie(c.id), `${c.username} no longer coordinates this site`)}
+            >
+              Remove <span className="visually-hidden">{c.username}</span>
+            </button>
+          )),
         ]}
       />
       <div className="inline-form">
         <label htmlFor="coordinator-user">Add a coordinator</label>
         <select id="coordinator-user" value={userId} onChange={(e) => setUserId(e.target.value)}>
-          <option value="">Choose a Site Coordinator…</option>
-          {offered.map((u) => (
-            <option key={u.id} value={u.id}>
-              {u.username}
-            </option>
-          ))}
+          <SelectChoices options={offered.map((u) => ({ value: u.id, label: u.username }))} emptyLabel="Choose a Site Coordinator…" />
         </select>
         <button
           type="button"

@@ -24,6 +24,10 @@ const seen: { url: string; origin: string | null; token: string | null; simple: 
 
 useParticipantServer((server) => ({ h, f } = server));
 
+/** A runner previewing `survey` as the admin's preview composes it: no channel, and the staff member's `token` where given. */
+const previewRunner = (survey: Parameters<typeof previewTransport>[1], identity: string, token?: string) =>
+  createRunner({ later, transport: previewTransport(api({ mediaChannelId: null }, 'http://localhost', token), survey), identity, preview: true });
+
 function api(options: Partial<ParticipantTransportOptions> = {}, origin = `https://${f.domain}`, staffToken?: string) {
   const fetchFromPartner: typeof fetch = async (input, init) => {
     const request = new Request(input, init);
@@ -256,12 +260,7 @@ describe('the participant transport', () => {
     const before = (await h.db.select().from(oFormSubmissions)).length;
     // Composed as the admin's preview is: the survey known, the outcome the preview's own.
     const survey = { id: String(f.oFormId), identity: f.oFormIdentity, title: 'Fixture', containerCount: 3 };
-    const runner = createRunner({
-      later,
-      transport: previewTransport(api({ mediaChannelId: null }, 'http://localhost'), survey),
-      identity: f.oFormIdentity,
-      preview: true,
-    });
+    const runner = previewRunner(survey, f.oFormIdentity);
     await runner.start();
     runner.answer('q_choice', 'stop');
     await runner.next();
@@ -280,24 +279,14 @@ describe('the participant transport', () => {
       fetch: async (input, init) => h.app.request(new Request(input, init)),
     });
     const survey = previewSurvey(await oformsApi(staffApi).detail(String(draft.oFormId)));
-    const staff = createRunner({
-      later,
-      transport: previewTransport(api({ mediaChannelId: null }, 'http://localhost', token), survey),
-      identity: draft.oFormIdentity,
-      preview: true,
-    });
+    const staff = previewRunner(survey, draft.oFormIdentity, token);
     await staff.start();
     expect(staff.getState()).toMatchObject({ phase: 'page', survey: { identity: draft.oFormIdentity, languages: ['en', 'es'] } });
     staff.answer('q_choice', 'skip');
     await staff.next();
     expect(staff.getState().page?.identity).toBe('p3');
 
-    const anonymous = createRunner({
-      later,
-      transport: previewTransport(api({ mediaChannelId: null }, 'http://localhost'), survey),
-      identity: draft.oFormIdentity,
-      preview: true,
-    });
+    const anonymous = previewRunner(survey, draft.oFormIdentity);
     await anonymous.start();
     expect(anonymous.getState().phase).toBe('failed');
   });

@@ -120,21 +120,19 @@ describe('retention of answers', () => {
 
   it('deletes answers untouched for more than the retention days, and keeps those touched within them', async () => {
     const SECOND = 1000;
-    const inside = await stoppedRun();
-    const outside = await stoppedRun();
-    await touchedAt(inside.submissionId, new Date(daysBefore(180).getTime() + SECOND));
-    await touchedAt(outside.submissionId, new Date(daysBefore(180).getTime() - SECOND));
-    await deleteExpiredAnswers(h.db, NOW, 180);
-    expect(await answerCount(inside.submissionId)).toBe(3);
-    expect(await answerCount(outside.submissionId)).toBe(0);
+    /** Two stopped runs touched a second inside and a second outside `days`: the job keeps the first, empties the second. */
+    const expectCutoffAt = async (days: number) => {
+      const inside = await stoppedRun();
+      const outside = await stoppedRun();
+      await touchedAt(inside.submissionId, new Date(daysBefore(days).getTime() + SECOND));
+      await touchedAt(outside.submissionId, new Date(daysBefore(days).getTime() - SECOND));
+      await deleteExpiredAnswers(h.db, NOW, days);
+      expect(await answerCount(inside.submissionId), `${days} days`).toBe(3);
+      expect(await answerCount(outside.submissionId), `${days} days`).toBe(0);
+    };
+    await expectCutoffAt(180);
     // The same edge for another number of days: the cutoff is the days given, counted from the clock given.
-    const shortInside = await stoppedRun();
-    const shortOutside = await stoppedRun();
-    await touchedAt(shortInside.submissionId, new Date(daysBefore(7).getTime() + SECOND));
-    await touchedAt(shortOutside.submissionId, new Date(daysBefore(7).getTime() - SECOND));
-    await deleteExpiredAnswers(h.db, NOW, 7);
-    expect(await answerCount(shortInside.submissionId)).toBe(3);
-    expect(await answerCount(shortOutside.submissionId)).toBe(0);
+    await expectCutoffAt(7);
   });
 
   it('deletes each answer once when several processes run the job at the same moment', async () => {

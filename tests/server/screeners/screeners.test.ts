@@ -44,6 +44,14 @@ async function createScreener(attributes: Record<string, unknown> = {}, extra: R
   return body.data;
 }
 
+/** The screener's title as stored: what a refused change leaves. */
+const storedTitle = async (id: string) =>
+  (
+    await h.db
+      .select()
+      .from(screeners)
+      .where(eq(screeners.id, Number(id)))
+  )[0]?.title;
 const patch = (id: string | number, attributes: Record<string, unknown>, token = admin, extra: Record<string, unknown> = {}) =>
   h.request('PATCH', `/api/screeners/${id}`, { token, body: { data: { type: 'screeners', id: String(id), attributes, ...extra } } });
 
@@ -266,14 +274,7 @@ describe('locking and roles', () => {
     expect((await post(`/api/contact-fields-screeners/update/${s.id}`, 'contact-fields-screeners', { contactFieldScreeners: [] })).res.status).toBe(409);
     expect((await post(`/api/engagements-screeners/update/${s.id}`, 'engagements-screeners', { engagementIds: [] })).res.status).toBe(409);
     expect((await post('/api/screener-surveys', 'screener-surveys', { screenerId: Number(s.id), oFormIdentity: 'survey-a' })).res.status).toBe(409);
-    expect(
-      (
-        await h.db
-          .select()
-          .from(screeners)
-          .where(eq(screeners.id, Number(s.id)))
-      )[0]?.title,
-    ).toBe('Locked one');
+    expect(await storedTitle(s.id)).toBe('Locked one');
 
     const unlocked = await patch(s.id, { isLocked: false });
     expect(unlocked.status).toBe(200);
@@ -297,14 +298,7 @@ describe('locking and roles', () => {
       403,
     );
     expect((await post(`/api/screeners/${mine.id}/clone`, 'screeners', {}, user)).res.status).toBe(403);
-    expect(
-      (
-        await h.db
-          .select()
-          .from(screeners)
-          .where(eq(screeners.id, Number(mine.id)))
-      )[0]?.title,
-    ).toBe('Mine');
+    expect(await storedTitle(mine.id)).toBe('Mine');
   });
 });
 
