@@ -70,5 +70,10 @@ export interface AppEnv {
     listCsv?: { at: Date; readPage: number };
     /** A participant call's submission token when its body carried it (server/participant/access.ts). */
     bodyToken?: string;
+    /**
+     * Called by authenticate (auth/guards.ts) once the request's user is known, before the route's
+     * own guards and handler: the audit trail reads there what an update or a deletion replaces.
+     */
+    authenticated?: (user: AuthUser) => Promise<void>;
   };
 }

@@ -1,15 +1,22 @@
 /**
  * Records every successful write by signed-in staff under /api, in one place for every route:
  * for an update or a deletion it first reads the resource as the API shows it, in the write's own
- * transaction, so the event carries the changed fields with their old and new values. Sign-ins are recorded by the auth
+ * transaction, so the event carries the changed fields with their old and new values. It reads
+ * with the reader of the resource's `GET …/:id` route (http/memberRead.ts), found in the route
+ * table by the member's path and called directly as the writer once authentication knows them
+ * (`authenticated` on the context): no request goes through the app again, and what the GET
+ * answers and what the trail calls old are one read. Sign-ins are recorded by the auth
  * routes themselves. A route that sets `c.set('audit', note)` is recorded as that note instead:
  * exports (GET reads, recorded only this way) and actions whose answer must not be copied.
  */
 import type { Context, Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { nowOf, type AppEnv, type Deps } from '../context';
+import { nowOf, type AppEnv, type AuthUser, type Deps } from '../context';
 import { sql } from 'drizzle-orm';
 import { clientAddress } from '../http/clientAddress';
+import { ApiProblem } from '../http/errors';
+import { memberReadOf, type MemberDocument, type MemberRead } from '../http/memberRead';
+import { parseId } from '../http/query';
 import type { TransactionScope } from '../db/transactionScope';
 import { changedFields, credentialChanges, recordAudit } from './trail';
 
@@ -18,24 +25,29 @@ const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 const RESOURCE = /^\/api\/((?:[\w-]+\/)*[\w-]+)\/?$/;
 const MEMBER = /^\/api\/((?:[\w-]+\/)*[\w-]+)\/(\d+)\/?$/;
 
+/** A member read of the API (`GET …/:id`, http/memberRead.ts) and the paths it answers. */
+interface Readable {
+  readonly path: RegExp;
+  readonly read: MemberRead;
+}
+
 /**
- * The member paths the API can read (its `GET …/:id` routes), as patterns. Old values are read
- * only through these: a write to anything else (a link, an action) would otherwise cost a read
- * that is bound to fail, and show up in the request log as a 404 nobody asked for.
+ * The member reads in the app's route table. Old values are read only through these: a write to
+ * anything else (a link, an action) has no resource the API shows to compare with.
  */
-function memberReaders(app: Hono<AppEnv>): RegExp[] {
+function memberReads(app: Hono<AppEnv>): Readable[] {
   const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return app.routes
-    .filter((r) => r.method === 'GET' && /\/:\w+(?:\{[^}]*\})?$/.test(r.path))
-    .map(
-      (r) =>
-        new RegExp(
-          `^${r.path
-            .split(/:\w+(?:\{[^}]*\})?/)
-            .map(literal)
-            .join('[^/]+')}$`,
-        ),
+  return app.routes.flatMap((r) => {
+    const read = r.method === 'GET' ? memberReadOf(r.handler) : undefined;
+    if (!read) return [];
+    const path = new RegExp(
+      `^${r.path
+        .split(/:\w+(?:\{[^}]*\})?/)
+        .map(literal)
+        .join('[^/]+')}$`,
     );
+    return [{ path, read }];
+  });
 }
 
 type Attributes = Record<string, unknown>;
@@ -111,9 +123,9 @@ async function recordNote(deps: Deps, c: Context<AppEnv>, path: string, settled:
 const REFUSED = Symbol('refused');
 
 export const auditWrites = (deps: Deps, app: () => Hono<AppEnv>, scope: TransactionScope) => {
-  // Built on the first write, when every route is registered.
-  let readers: RegExp[] | undefined;
-  const readable = (path: string) => (readers ??= memberReaders(app())).some((r) => r.test(path));
+  // Found on the first write, when every route is registered.
+  let readables: Readable[] | undefined;
+  const readableAt = (path: string) => (readables ??= memberReads(app())).find((r) => r.path.test(path))?.read;
   return createMiddleware<AppEnv>(async (c, next) => {
     const path = new URL(c.req.url).pathname;
     // Staff are known by their Authorization header alone (auth/guards.ts): without one there is
@@ -139,8 +151,20 @@ export const auditWrites = (deps: Deps, app: () => Hono<AppEnv>, scope: Transact
     const requestDoc = await readJson(c.req.raw);
     // Lists set through relationships (an engagement's lookup lists) are read with their names, before and after.
     const related = c.req.method === 'PATCH' || c.req.method === 'PUT' ? relationshipsSent(requestDoc) : [];
-    const read = (include: readonly string[]) =>
-      app().request(include.length > 0 ? `${memberPath}?include=${include.join(',')}` : memberPath!, { headers: { Authorization: authorization } });
+    const memberRead = memberPath && (c.req.method === 'PATCH' || c.req.method === 'PUT' || c.req.method === 'DELETE') ? readableAt(memberPath) : undefined;
+    const id = parseId(member?.[2]);
+    // The resource as the member read answers `user` (the writer), with the related names it may include.
+    const read = async (user: AuthUser): Promise<MemberDocument | null> => {
+      if (!memberRead || id === null) return null;
+      const include = new Set(related.filter((name) => memberRead.includes.includes(name)));
+      try {
+        return await memberRead.read(id, { include, fields: null }, user);
+      } catch (error) {
+        // What the read refuses (a resource out of the writer's scope) has no old values to show.
+        if (error instanceof ApiProblem) return null;
+        throw error;
+      }
+    };
 
     const record = async (before: Attributes | null, relatedBefore: Attributes) => {
       const user = c.var.user;
@@ -165,7 +189,7 @@ export const auditWrites = (deps: Deps, app: () => Hono<AppEnv>, scope: Transact
         if (related.length > 0 && Object.keys(relatedBefore).length > 0) {
           // The answer names them when it includes them; else they are read as they are now.
           const includes = Array.isArray((answerDoc as { included?: unknown } | null)?.included);
-          const afterDoc = includes ? answerDoc : await Promise.resolve(read(related)).then((r) => (r.ok ? (r.json() as Promise<unknown>) : null));
+          const afterDoc = includes ? answerDoc : await read(user);
           if (afterDoc) Object.assign(changes, changedFields(relatedBefore, relatedNames(afterDoc, related)));
         }
       } else {
@@ -190,28 +214,32 @@ export const auditWrites = (deps: Deps, app: () => Hono<AppEnv>, scope: Transact
       }
     };
 
-    if (!(memberPath && (c.req.method === 'PATCH' || c.req.method === 'PUT' || c.req.method === 'DELETE') && readable(memberPath))) {
+    if (!memberRead) {
       await next();
       return record(null, {});
     }
     // An update or a deletion of a resource the API reads: its old values are read, it is written
     // and recorded in one transaction, under a lock of that resource that every audited write
-    // to it takes, so the old values are exactly what this write replaced. A refused write
-    // (any answer but 2xx) leaves nothing behind, not even what it wrote before refusing.
+    // to it takes, so the old values are exactly what this write replaced. They are read by the
+    // member read's own reader, called as the writer once authentication knows them and before
+    // the route's guards and handler run: the request is not sent through the app again. A
+    // refused write (any answer but 2xx) leaves nothing behind, not even what it wrote before refusing.
     try {
       await scope.run(async () => {
         await deps.db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`audit:${memberPath}`}, 0))`);
-        let before: Attributes | null = null;
-        let relatedBefore: Attributes = {};
-        const answer = await read(related);
-        if (answer.ok) {
-          const doc = await answer.json();
-          before = attributesOf(doc).attributes;
-          relatedBefore = relatedNames(doc, related);
-        }
+        const old: { before: Attributes | null; related: Attributes; read: boolean } = { before: null, related: {}, read: false };
+        c.set('authenticated', async (user) => {
+          // Once, whatever else authenticates on the way to the route.
+          if (old.read) return;
+          old.read = true;
+          const doc = await read(user);
+          if (!doc) return;
+          old.before = attributesOf(doc).attributes;
+          old.related = relatedNames(doc, related);
+        });
         await next();
         if (c.res.status < 200 || c.res.status >= 300) throw REFUSED;
-        await record(before, relatedBefore);
+        await record(old.before, old.related);
       });
     } catch (error) {
       if (error !== REFUSED) throw error;

@@ -26,13 +26,15 @@ export const authenticate = (deps: Deps) =>
     }
     const roles = user.roles.map((r) => r.name);
     if (onlySiteCoordinator(roles) && !allowedForSiteCoordinator(c.req.method, c.req.path)) throw forbidden();
-    c.set('user', {
+    const signedIn: AuthUser = {
       id: userId,
       username: user.username,
       roles,
       sponsorIds: user.sponsors.map((s) => Number(s.id)),
       siteLocationIds: roles.includes(SITE_COORDINATOR) ? await siteLocationsOf(deps.db, userId) : [],
-    });
+    };
+    c.set('user', signedIn);
+    await c.var.authenticated?.(signedIn);
     await next();
   });
 

@@ -17,7 +17,8 @@ import { authenticate } from '../auth/guards';
 import { invalid, notFound } from '../http/errors';
 import type { ListSpec } from '../http/query';
 import { answerRows } from '../http/listAnswer';
-import { answerFound, rowAtPath } from '../http/pathRow';
+import { rowAtPath } from '../http/pathRow';
+import { memberRead, rowReader } from '../http/memberRead';
 import { sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { createSpend, deleteSpend, findSpend, SPEND_FILTERS as FILTERS, spendPage, SpendRefused, updateSpend, type SpendRow } from './spends';
@@ -55,8 +56,14 @@ export function channelSpendsRoutes(deps: Deps) {
     answerRows(c, listSpec, (q) => spendPage(db, q, c.get('user')), serialize),
   );
 
-  app.get('/:id', describe({ summary: 'Read a channel spend', read: listSpec, answer: { resource: CHANNEL_SPEND } }), (c) =>
-    answerFound(c, listSpec, 'channel spend', (id) => findSpend(db, id, c.get('user')), serialize),
+  app.get(
+    '/:id',
+    describe({ summary: 'Read a channel spend', read: listSpec, answer: { resource: CHANNEL_SPEND } }),
+    memberRead(
+      listSpec,
+      'channel spend',
+      rowReader((id, user) => findSpend(db, id, user), serialize),
+    ),
   );
 
   app.post(

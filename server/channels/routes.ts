@@ -25,8 +25,9 @@ import { screenerPauses } from '../engagements';
 import type { Db } from '../db/open';
 import { authenticate } from '../auth/guards';
 import { invalid, notFound } from '../http/errors';
-import { parseId, parseListQuery, parseReadQuery, type ListSpec, parseQuery, WHOLE_LIST_QUERY } from '../http/query';
+import { parseId, parseListQuery, type ListSpec, parseQuery, WHOLE_LIST_QUERY } from '../http/query';
 import { rowAtPath } from '../http/pathRow';
+import { memberRead } from '../http/memberRead';
 import { answerList } from '../http/listAnswer';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { findScreener } from '../screeners';
@@ -101,15 +102,19 @@ export function mediaChannelsRoutes(deps: Deps) {
     });
   });
 
-  app.get('/:id', describe({ summary: 'Read a media channel', read: listSpec, answer: { resource: MEDIA_CHANNEL } }), async (c) => {
-    const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
-    const { row } = await rowAtPath(c, 'media channel', (id) => findChannel(db, id, c.get('user')));
-    const resource = (await serializeAll(db, [row], q.fields))[0]!;
-    // Why its participants reach notActive, if they do: engagements at their target or past their dates.
-    if (!q.fields || q.fields.has('recruitmentPause'))
-      resource.attributes = { ...resource.attributes, recruitmentPause: await screenerPauses(db, row.screenerId, nowOf(deps)) };
-    return sendResource(c, resource);
-  });
+  app.get(
+    '/:id',
+    describe({ summary: 'Read a media channel', read: listSpec, answer: { resource: MEDIA_CHANNEL } }),
+    memberRead(listSpec, 'media channel', async (id, q, user) => {
+      const row = await findChannel(db, id, user);
+      if (!row) return null;
+      const resource = (await serializeAll(db, [row], q.fields))[0]!;
+      // Why its participants reach notActive, if they do: engagements at their target or past their dates.
+      if (!q.fields || q.fields.has('recruitmentPause'))
+        resource.attributes = { ...resource.attributes, recruitmentPause: await screenerPauses(db, row.screenerId, nowOf(deps)) };
+      return { data: resource };
+    }),
+  );
 
   /** What the channel serves participants, and which survey a participant starts now (domain/mediaChannels.ts). */
   app.get(

@@ -18,7 +18,8 @@ import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { notFound } from '../http/errors';
 import { parseId, type ListSpec } from '../http/query';
 import { answerRows } from '../http/listAnswer';
-import { answerFound, rowAtPath } from '../http/pathRow';
+import { rowAtPath } from '../http/pathRow';
+import { memberRead, rowReader } from '../http/memberRead';
 import { sendResource, modelResource } from '../http/serialize';
 import { assertTranslationLanguages } from '../languages';
 import { describe } from '../openapi/describe';
@@ -65,8 +66,14 @@ export function contactFieldsRoutes(deps: Deps) {
     answerRows(c, listSpec, (q) => contactFieldPage(db, q), serialize),
   );
 
-  app.get('/:id', describe({ summary: 'Read a contact field', read: listSpec, answer: { resource: CONTACT_FIELD } }), (c) =>
-    answerFound(c, listSpec, 'contact field', (id) => findContactField(db, id), serialize),
+  app.get(
+    '/:id',
+    describe({ summary: 'Read a contact field', read: listSpec, answer: { resource: CONTACT_FIELD } }),
+    memberRead(
+      listSpec,
+      'contact field',
+      rowReader((id) => findContactField(db, id), serialize),
+    ),
   );
 
   app.post(

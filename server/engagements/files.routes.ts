@@ -19,6 +19,7 @@ import {
 import { invalid, notFound } from '../http/errors';
 import type { ListSpec } from '../http/query';
 import { rowAtPath } from '../http/pathRow';
+import { memberRead } from '../http/memberRead';
 import { answerRows } from '../http/listAnswer';
 import { sendResource, toResource } from '../http/serialize';
 import { FILE_POINTER, attachmentDisposition, readUpload } from '../http/upload';
@@ -93,10 +94,14 @@ export function engagementFilesRoutes(deps: Deps) {
     },
   );
 
-  app.get('/:id', describe({ summary: 'Read an engagement file', answer: { resource: ENGAGEMENT_FILE } }), async (c) => {
-    const { row } = await rowAtPath(c, 'file', (id) => findFile(db, id, c.get('user')));
-    return sendResource(c, serialize(row));
-  });
+  app.get(
+    '/:id',
+    describe({ summary: 'Read an engagement file', answer: { resource: ENGAGEMENT_FILE } }),
+    memberRead(null, 'file', async (id, _q, user) => {
+      const row = await findFile(db, id, user);
+      return row ? { data: serialize(row) } : null;
+    }),
+  );
 
   app.get(
     '/:id/download',

@@ -22,8 +22,9 @@ import { engagementPauses } from './';
 import type { Db } from '../db/open';
 import { authenticate } from '../auth/guards';
 import { notFound } from '../http/errors';
-import { parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
+import { parseListQuery, type ListSpec } from '../http/query';
 import { rowAtPath } from '../http/pathRow';
+import { memberRead } from '../http/memberRead';
 import { answerList } from '../http/listAnswer';
 import { sendResource, toResource } from '../http/serialize';
 import { fileStorage } from '../storage/storageOfDeps';
@@ -119,14 +120,18 @@ export function engagementsRoutes(deps: Deps) {
     });
   });
 
-  app.get('/:id', describe({ summary: 'Read an engagement', read: listSpec, answer: { resource: ENGAGEMENT } }), async (c) => {
-    const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
-    const { row } = await rowAtPath(c, 'engagement', (id) => findEngagement(db, id, c.get('user')));
-    // The lookup lists are always part of a single engagement; their names when included.
-    const links = await loadLinks(db, [row.id], LOOKUP_NAMES);
-    const pause = (await engagementPauses(db, [row.id], nowOf(deps))).get(row.id) ?? null;
-    return sendResource(c, serialize(row, q.fields, q.include, links, pause), 200, includedResources([row], q.include, links));
-  });
+  app.get(
+    '/:id',
+    describe({ summary: 'Read an engagement', read: listSpec, answer: { resource: ENGAGEMENT } }),
+    memberRead(listSpec, 'engagement', async (id, q, user) => {
+      const row = await findEngagement(db, id, user);
+      if (!row) return null;
+      // The lookup lists are always part of a single engagement; their names when included.
+      const links = await loadLinks(db, [row.id], LOOKUP_NAMES);
+      const pause = (await engagementPauses(db, [row.id], nowOf(deps))).get(row.id) ?? null;
+      return { data: serialize(row, q.fields, q.include, links, pause), included: includedResources([row], q.include, links) };
+    }),
+  );
 
   app.post(
     '/',

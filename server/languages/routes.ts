@@ -20,7 +20,8 @@ import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { conflict, invalid } from '../http/errors';
 import type { ListSpec } from '../http/query';
 import { answerRows } from '../http/listAnswer';
-import { answerFound, rowAtPath } from '../http/pathRow';
+import { rowAtPath } from '../http/pathRow';
+import { memberRead, rowReader } from '../http/memberRead';
 import { SEARCH_AND_ACTIVE } from '../http/params';
 import { sendResource, modelResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
@@ -58,8 +59,14 @@ export function languagesRoutes(deps: Deps) {
     answerRows(c, listSpec, (q) => languagePage(db, q), serialize),
   );
 
-  app.get('/:id', describe({ summary: 'Read a language', read: listSpec, answer: { resource: LANGUAGE } }), (c) =>
-    answerFound(c, listSpec, 'language', (id) => findLanguage(db, id), serialize),
+  app.get(
+    '/:id',
+    describe({ summary: 'Read a language', read: listSpec, answer: { resource: LANGUAGE } }),
+    memberRead(
+      listSpec,
+      'language',
+      rowReader((id) => findLanguage(db, id), serialize),
+    ),
   );
 
   app.post(

@@ -14,8 +14,9 @@ import type { AppEnv, Deps } from '../context';
 import { authenticate, requireRole, STAFF_ADMIN_ROLES } from '../auth/guards';
 import { notFound } from '../http/errors';
 import { parseId, type ListSpec } from '../http/query';
+import { memberRead } from '../http/memberRead';
 import { answerRows } from '../http/listAnswer';
-import { sendDocument, sendResource, toResource } from '../http/serialize';
+import { sendDocument, toResource } from '../http/serialize';
 import { phiOf } from '../security/phi';
 import { describe } from '../openapi/describe';
 import { eraseLead, findLead, LEAD_LIST_FILTERS, LEAD_SORT_FIELDS, listLeads, revealLead } from './list';
@@ -72,11 +73,14 @@ export function leadsRoutes(deps: Deps) {
     },
   );
 
-  app.get('/:id', describe({ summary: 'A lead', answer: { resource: LEAD } }), async (c) => {
-    const lead = await findLead(db, phiOf(deps), c.get('user'), parseId(c.req.param('id')));
-    if (!lead) throw notFound('lead');
-    return sendResource(c, resourceOf(lead));
-  });
+  app.get(
+    '/:id',
+    describe({ summary: 'A lead', answer: { resource: LEAD } }),
+    memberRead(null, 'lead', async (id, _q, user) => {
+      const lead = await findLead(db, phiOf(deps), user, id);
+      return lead ? { data: resourceOf(lead) } : null;
+    }),
+  );
 
   app.post(
     '/:id/reveal',

@@ -12,7 +12,8 @@ import type { Db } from '../db/open';
 import { authenticate } from '../auth/guards';
 import { findAccessibleEngagement, UNKNOWN_ENGAGEMENT } from '../engagements';
 import { requireParent } from '../http/body';
-import { parseId, parseListQuery, parseReadQuery } from '../http/query';
+import { parseId, parseListQuery } from '../http/query';
+import { memberRead } from '../http/memberRead';
 import { answerList } from '../http/listAnswer';
 import { sendResource, modelResource } from '../http/serialize';
 import { loadPages } from './structure';
@@ -43,12 +44,14 @@ export function legacySurveysRoutes(deps: Deps) {
     });
   });
 
-  app.get('/:id', describe({ summary: 'Read a legacy survey with its pages', read: surveyListSpec, answer: { resource: SURVEY } }), async (c) => {
-    const q = parseReadQuery(new URL(c.req.url).searchParams, surveyListSpec);
-    const row = await orNotFound(findSurvey(db, parseId(c.req.param('id')), c.get('user')), 'survey');
-    const id = row.id;
-    return sendResource(c, serializeSurvey(row, await loadPages(db, id), q.fields));
-  });
+  app.get(
+    '/:id',
+    describe({ summary: 'Read a legacy survey with its pages', read: surveyListSpec, answer: { resource: SURVEY } }),
+    memberRead(surveyListSpec, 'survey', async (id, q, user) => {
+      const row = await findSurvey(db, id, user);
+      return row ? { data: serializeSurvey(row, await loadPages(db, row.id), q.fields) } : null;
+    }),
+  );
 
   app.post(
     '/',

@@ -3,10 +3,10 @@ import { COUNTRY, COUNTRY_SORTS, COUNTRY_TYPE, type Country } from '@core/model/
 import type { AppEnv, Deps } from '../context';
 import { COUNTRY_FILTERS, countryPage, findCountry, type CountryRow } from './countries';
 import { authenticate } from '../auth/guards';
-import { notFound } from '../http/errors';
-import { parseId, type ListSpec } from '../http/query';
+import { type ListSpec } from '../http/query';
+import { memberRead, rowReader } from '../http/memberRead';
 import { answerRows } from '../http/listAnswer';
-import { sendResource, toResource } from '../http/serialize';
+import { toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 
 const listSpec: ListSpec<(typeof COUNTRY_SORTS)[number], typeof COUNTRY_FILTERS> = {
@@ -31,12 +31,15 @@ export function countriesRoutes(deps: Deps) {
     answerRows(c, listSpec, (q) => countryPage(db, q), serialize),
   );
 
-  app.get('/:id', describe({ summary: 'Read a country', answer: { resource: COUNTRY } }), async (c) => {
-    const id = parseId(c.req.param('id'));
-    const row = id === null ? undefined : await findCountry(db, id);
-    if (!row) throw notFound('country');
-    return sendResource(c, serialize(row));
-  });
+  app.get(
+    '/:id',
+    describe({ summary: 'Read a country', answer: { resource: COUNTRY } }),
+    memberRead(
+      null,
+      'country',
+      rowReader((id) => findCountry(db, id), serialize),
+    ),
+  );
 
   return app;
 }

@@ -9,7 +9,7 @@ import type { AppEnv, Deps } from '../context';
 import { authenticate } from '../auth/guards';
 import type { ListSpec } from '../http/query';
 import { answerRows } from '../http/listAnswer';
-import { answerFound } from '../http/pathRow';
+import { memberRead, rowReader } from '../http/memberRead';
 import { SEARCH_AND_ACTIVE, searchParam } from '../http/params';
 import { sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
@@ -37,8 +37,14 @@ function lookupRoutes(deps: Deps, list: LookupList) {
     answerRows(c, spec, (q) => lookupPage(db, list, q), serialize),
   );
 
-  app.get('/:id', describe({ summary: 'Read a lookup entry', read: spec, answer: { resource: answer } }), (c) =>
-    answerFound(c, spec, type.replace(/-/g, ' ').replace(/s$/, ''), (id) => findLookupEntry(db, list, id), serialize),
+  app.get(
+    '/:id',
+    describe({ summary: 'Read a lookup entry', read: spec, answer: { resource: answer } }),
+    memberRead(
+      spec,
+      type.replace(/-/g, ' ').replace(/s$/, ''),
+      rowReader((id) => findLookupEntry(db, list, id), serialize),
+    ),
   );
 
   if (input) {

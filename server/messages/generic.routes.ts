@@ -19,7 +19,8 @@ import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import type { ListSpec } from '../http/query';
 import { answerRows } from '../http/listAnswer';
-import { answerFound, rowAtPath } from '../http/pathRow';
+import { rowAtPath } from '../http/pathRow';
+import { memberRead, rowReader } from '../http/memberRead';
 import { sendResource, modelResource } from '../http/serialize';
 import { assertTranslationLanguages } from '../languages';
 import { describe } from '../openapi/describe';
@@ -55,8 +56,14 @@ export function genericMessagesRoutes(deps: Deps) {
     answerRows(c, listSpec, (q) => genericMessagePage(db, q), serialize),
   );
 
-  app.get('/:id', describe({ summary: 'Read a generic message', read: listSpec, answer: { resource: GENERIC_MESSAGE } }), (c) =>
-    answerFound(c, listSpec, 'generic message', (id) => findGenericMessage(db, id), serialize),
+  app.get(
+    '/:id',
+    describe({ summary: 'Read a generic message', read: listSpec, answer: { resource: GENERIC_MESSAGE } }),
+    memberRead(
+      listSpec,
+      'generic message',
+      rowReader((id) => findGenericMessage(db, id), serialize),
+    ),
   );
 
   /** `translations` replaces the whole map: languages left out lose their translation. */

@@ -40,6 +40,7 @@ import { idParam, required } from '../http/params';
 import { parseQuery, WHOLE_LIST_QUERY, parseId, type ListSpec } from '../http/query';
 import { answerRows } from '../http/listAnswer';
 import { rowAtPath } from '../http/pathRow';
+import { memberRead, rowReader } from '../http/memberRead';
 import { modelResource, sendDocument, sendList, sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { phiOf } from '../security/phi';
@@ -77,10 +78,15 @@ export function messagesRoutes(deps: Deps) {
 
   const findAtPath = (c: Context<AppEnv>) => rowAtPath(c, 'message', (id) => findMessage(db, c.get('user'), id));
 
-  app.get('/:id', describe({ summary: 'A message', answer: { resource: MESSAGE } }), async (c) => {
-    const { row: message } = await findAtPath(c);
-    return sendResource(c, resourceOf(message));
-  });
+  app.get(
+    '/:id',
+    describe({ summary: 'A message', answer: { resource: MESSAGE } }),
+    memberRead(
+      null,
+      'message',
+      rowReader((id, user) => findMessage(db, user, id), resourceOf),
+    ),
+  );
 
   app.post('/:id/resend', describe({ summary: 'Send a message that was not sent again, now', answer: { resource: MESSAGE } }), async (c) => {
     const { id } = await findAtPath(c);

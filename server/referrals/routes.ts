@@ -28,8 +28,8 @@ import { nowOf, type AppEnv, type AuthUser, type Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { findAccessibleEngagement } from '../engagements';
 import { invalid, notFound } from '../http/errors';
-import { parseId, parseListQuery, parseReadQuery, type ListSpec, parseQuery, WHOLE_LIST_QUERY } from '../http/query';
-import { rowAtPath } from '../http/pathRow';
+import { parseId, parseListQuery, type ListSpec, parseQuery, WHOLE_LIST_QUERY } from '../http/query';
+import { memberRead } from '../http/memberRead';
 import { answerList, answerRows } from '../http/listAnswer';
 import { choiceParam } from '../http/params';
 import { modelResource, sendList, sendResource, toResource } from '../http/serialize';
@@ -75,10 +75,14 @@ export function referralsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.get('/counts/:id', describe({ summary: 'Referral counts of an engagement', answer: { resource: REFERRAL_COUNTS } }), async (c) => {
-    const { row: engagement } = await rowAtPath(c, 'engagement', (id) => findAccessibleEngagement(db, id, c.get('user')));
-    return sendResource(c, toResource(REFERRAL_COUNTS_TYPE, engagement.id, await referralCounts(db, engagement.id)));
-  });
+  app.get(
+    '/counts/:id',
+    describe({ summary: 'Referral counts of an engagement', answer: { resource: REFERRAL_COUNTS } }),
+    memberRead(null, 'engagement', async (id, _q, user) => {
+      const engagement = await findAccessibleEngagement(db, id, user);
+      return engagement ? { data: toResource(REFERRAL_COUNTS_TYPE, engagement.id, await referralCounts(db, engagement.id)) } : null;
+    }),
+  );
 
   app.get('/', describe({ summary: 'List referrals (the work queue)', list: listSpec, answer: { list: REFERRAL } }), async (c) => {
     const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
@@ -97,10 +101,14 @@ export function referralsRoutes(deps: Deps) {
     return found;
   };
 
-  app.get('/:id', describe({ summary: 'Read a referral', read: listSpec, answer: { resource: REFERRAL } }), async (c) => {
-    const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
-    return sendResource(c, modelResource(REFERRAL_TYPE, await visible(c.get('user'), c.req.param('id')), q.fields));
-  });
+  app.get(
+    '/:id',
+    describe({ summary: 'Read a referral', read: listSpec, answer: { resource: REFERRAL } }),
+    memberRead(listSpec, 'referral', async (id, q, user) => {
+      const found = await findReferral(db, phiOf(deps), nowOf(deps), id, referralScope(user));
+      return found ? { data: modelResource(REFERRAL_TYPE, found, q.fields) } : null;
+    }),
+  );
 
   app.get('/:id/timeline', describe({ summary: "A referral's timeline", query: WHOLE_LIST_QUERY, answer: { list: REFERRAL_EVENT } }), async (c) => {
     parseQuery(new URL(c.req.url).searchParams, WHOLE_LIST_QUERY);

@@ -25,7 +25,8 @@ import {
 import { nowOf, type AppEnv, type Deps } from '../context';
 import { authenticate, hasAnyRole, requireRole } from '../auth/guards';
 import { notFound } from '../http/errors';
-import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
+import { parseId, parseListQuery, type ListSpec } from '../http/query';
+import { memberRead } from '../http/memberRead';
 import { answerList } from '../http/listAnswer';
 import { sendDocument, sendResource, toResource } from '../http/serialize';
 import { testReferralFacts } from './payload';
@@ -90,12 +91,15 @@ export function rmsProvidersRoutes(deps: Deps) {
     });
   });
 
-  app.get('/:id', describe({ summary: 'Read a record system', read: listSpec, answer: { resource: RMS_PROVIDER } }), async (c) => {
-    parseReadQuery(new URL(c.req.url).searchParams, listSpec);
-    const row = await load(c.req.param('id'));
-    const isSuper = hasAnyRole(c.get('user'), ['Super User']);
-    return sendResource(c, serialize(isSuper ? await full(row) : toRmsProvider(row, { full: false })));
-  });
+  app.get(
+    '/:id',
+    describe({ summary: 'Read a record system', read: listSpec, answer: { resource: RMS_PROVIDER } }),
+    memberRead(listSpec, 'record system', async (id, _q, user) => {
+      const row = await findProvider(db, id);
+      if (!row) return null;
+      return { data: serialize(hasAnyRole(user, ['Super User']) ? await full(row) : toRmsProvider(row, { full: false })) };
+    }),
+  );
 
   const superOnly = requireRole('Super User');
 

@@ -43,8 +43,9 @@ import {
 import { createClone, deleteClone, refreshCloneSurveys } from './clones';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { notFound } from '../http/errors';
-import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
+import { parseId, parseListQuery, type ListSpec } from '../http/query';
 import { rowAtPath } from '../http/pathRow';
+import { memberRead } from '../http/memberRead';
 import { answerList } from '../http/listAnswer';
 import { sendList, sendResource, toResource, modelResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
@@ -117,11 +118,14 @@ export function screenersRoutes(deps: Deps) {
     });
   });
 
-  app.get('/:id', describe({ summary: 'Read a screener', read: listSpec, answer: { resource: SCREENER } }), async (c) => {
-    const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
-    const { row } = await rowAtPath(c, 'screener', (id) => findScreener(db, id, c.get('user')));
-    return sendResource(c, serialize(row, await loadRelated(db, [row.id]), q.fields));
-  });
+  app.get(
+    '/:id',
+    describe({ summary: 'Read a screener', read: listSpec, answer: { resource: SCREENER } }),
+    memberRead(listSpec, 'screener', async (id, q, user) => {
+      const row = await findScreener(db, id, user);
+      return row ? { data: serialize(row, await loadRelated(db, [row.id]), q.fields) } : null;
+    }),
+  );
 
   app.post(
     '/',

@@ -18,7 +18,7 @@ import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery } from '../http/query';
-import { rowAtPath } from '../http/pathRow';
+import { memberRead } from '../http/memberRead';
 import { answerList } from '../http/listAnswer';
 import { sendDocument, toResource } from '../http/serialize';
 import { editableScreener, findScreener } from './access';
@@ -58,11 +58,14 @@ export function screenerSurveysRoutes(deps: Deps) {
   });
 
   /** The screener's flow between its surveys (domain/screenerSurveyLinks.ts). */
-  app.get('/flow/:id', describe({ summary: "Read a screener's survey flow", answer: { resource: SCREENER_FLOW } }), async (c) => {
-    const { row: screener } = await rowAtPath(c, 'screener', (id) => findScreener(db, id, c.get('user')));
-    const flow = await screenerFlow(db, screener.id);
-    return sendDocument(c, { data: toResource(SCREENER_FLOW_TYPE, screener.id, { ...flow }) });
-  });
+  app.get(
+    '/flow/:id',
+    describe({ summary: "Read a screener's survey flow", answer: { resource: SCREENER_FLOW } }),
+    memberRead(null, 'screener', async (id, _q, user) => {
+      const screener = await findScreener(db, id, user);
+      return screener ? { data: toResource(SCREENER_FLOW_TYPE, screener.id, { ...(await screenerFlow(db, screener.id)) }) } : null;
+    }),
+  );
 
   app.post(
     '/',

@@ -23,8 +23,9 @@ import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { findAccessibleEngagement, UNKNOWN_ENGAGEMENT } from '../engagements';
 import { UploadRejected, checkRows, importSites, readRows, MAX_LISTED_ISSUES } from './upload';
 import { ApiProblem, conflict, invalid, notFound } from '../http/errors';
-import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
+import { parseId, parseListQuery, type ListSpec } from '../http/query';
 import { rowAtPath } from '../http/pathRow';
+import { memberRead } from '../http/memberRead';
 import { answerList } from '../http/listAnswer';
 import { sendDocument, sendResource, toResource } from '../http/serialize';
 import { pgErrorCode } from '../http/sql';
@@ -99,12 +100,16 @@ export function engagementSiteLocationsRoutes(deps: Deps, { sitesOpened }: { sit
     });
   });
 
-  app.get('/:id', describe({ summary: 'Read an engagement site association', read: listSpec, answer: { resource: ENGAGEMENT_SITE_LOCATION } }), async (c) => {
-    const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
-    const { row } = await rowAtPath(c, 'site link', (id) => findLink(db, id, c.get('user')));
-    const withSite = q.include.has('siteLocation');
-    return sendResource(c, serialize(row, await fillOf(row.id), q.fields, withSite), 200, withSite ? await sitesIncluded(db, [row]) : undefined);
-  });
+  app.get(
+    '/:id',
+    describe({ summary: 'Read an engagement site association', read: listSpec, answer: { resource: ENGAGEMENT_SITE_LOCATION } }),
+    memberRead(listSpec, 'site link', async (id, q, user) => {
+      const row = await findLink(db, id, user);
+      if (!row) return null;
+      const withSite = q.include.has('siteLocation');
+      return { data: serialize(row, await fillOf(row.id), q.fields, withSite), included: withSite ? await sitesIncluded(db, [row]) : undefined };
+    }),
+  );
 
   app.post(
     '/',

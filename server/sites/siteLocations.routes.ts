@@ -16,7 +16,8 @@ import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import type { ListSpec } from '../http/query';
 import { answerRows } from '../http/listAnswer';
-import { answerFound, rowAtPath } from '../http/pathRow';
+import { rowAtPath } from '../http/pathRow';
+import { memberRead, rowReader } from '../http/memberRead';
 import { sendResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { engagementsOfSite } from './engagementSiteLinks';
@@ -53,8 +54,14 @@ export function siteLocationsRoutes(deps: Deps, { sitesOpened }: { sitesOpened: 
     answerRows(c, listSpec, (q) => siteLocationPage(db, q), siteLocationResource),
   );
 
-  app.get('/:id', describe({ summary: 'Read a site location', read: listSpec, answer: { resource: SITE_LOCATION } }), (c) =>
-    answerFound(c, listSpec, 'site location', (id) => findSite(db, id), siteLocationResource),
+  app.get(
+    '/:id',
+    describe({ summary: 'Read a site location', read: listSpec, answer: { resource: SITE_LOCATION } }),
+    memberRead(
+      listSpec,
+      'site location',
+      rowReader((id) => findSite(db, id), siteLocationResource),
+    ),
   );
 
   app.post(

@@ -18,9 +18,9 @@ import {
 import type { AppEnv, Deps } from '../context';
 import type { Db } from '../db/open';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
-import { notFound } from '../http/errors';
-import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
+import { parseListQuery, type ListSpec } from '../http/query';
 import { rowAtPath } from '../http/pathRow';
+import { memberRead } from '../http/memberRead';
 import { answerList } from '../http/listAnswer';
 import { sendResource, toResource } from '../http/serialize';
 import { sponsorFigures, type SponsorFigures } from './figures';
@@ -98,15 +98,17 @@ export function sponsorsRoutes(deps: Deps) {
     });
   });
 
-  app.get('/:id', describe({ summary: 'Read a sponsor', read: listSpec, answer: { resource: SPONSOR } }), async (c) => {
-    const q = parseReadQuery(new URL(c.req.url).searchParams, listSpec);
-    const id = parseId(c.req.param('id'));
-    const row = id === null ? undefined : await findSponsor(db, id, c.get('user'));
-    if (!row) throw notFound('sponsor');
-    const withCountry = q.include.has('country');
-    const figures = await figuresFor(db, [row], q.fields);
-    return sendResource(c, serialize(row, q.fields, withCountry, figures), 200, withCountry ? countriesIncluded([row]) : undefined);
-  });
+  app.get(
+    '/:id',
+    describe({ summary: 'Read a sponsor', read: listSpec, answer: { resource: SPONSOR } }),
+    memberRead(listSpec, 'sponsor', async (id, q, user) => {
+      const row = await findSponsor(db, id, user);
+      if (!row) return null;
+      const withCountry = q.include.has('country');
+      const figures = await figuresFor(db, [row], q.fields);
+      return { data: serialize(row, q.fields, withCountry, figures), included: withCountry ? countriesIncluded([row]) : undefined };
+    }),
+  );
 
   const sponsorsAdmin = requireRole(...STAFF_ADMIN_ROLES);
 

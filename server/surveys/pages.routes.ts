@@ -14,28 +14,35 @@ import { loadStructure } from './structure';
 import { findForm } from './versions';
 import { requireParent } from '../http/body';
 import { notFound } from '../http/errors';
-import { parseId } from '../http/query';
 import { rowAtPath } from '../http/pathRow';
+import { memberRead, type MemberDocument } from '../http/memberRead';
 import { sendResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { chooseFromList } from '@core/validation/chooseFromList';
 
 const UNKNOWN_OFORM = chooseFromList('a survey version');
 
-async function sendContainer(c: Context, db: Db, id: number, user: AuthUser, status: 200 | 201 = 200) {
+/** A page as the API reads it, its questions included, or null when the user has none of that id. */
+async function readContainer(db: Db, id: number, user: AuthUser): Promise<MemberDocument | null> {
   const context = await findContainer(db, id, user);
-  if (!context) throw notFound('page');
+  if (!context) return null;
   const structure = await loadStructure(db, context.form.id);
   const fields = structure.fields.filter((f) => f.containerId === id).map((f) => fieldResource(toField(f, structure)));
-  return sendResource(c, containerResource(context.container, context.form, structure, true), status, fields);
+  return { data: containerResource(context.container, context.form, structure, true), included: fields };
+}
+
+async function sendContainer(c: Context, db: Db, id: number, user: AuthUser, status: 200 | 201 = 200) {
+  const doc = await readContainer(db, id, user);
+  if (!doc) throw notFound('page');
+  return sendResource(c, doc.data, status, doc.included);
 }
 
 export function oFormContainersRoutes(app: Hono<AppEnv>, db: Db) {
-  app.get('/o-form-containers/:id', describe({ summary: 'Read a survey page (its questions included)', answer: { resource: OFORM_CONTAINER } }), async (c) => {
-    const id = parseId(c.req.param('id'));
-    if (id === null) throw notFound('page');
-    return sendContainer(c, db, id, c.get('user'));
-  });
+  app.get(
+    '/o-form-containers/:id',
+    describe({ summary: 'Read a survey page (its questions included)', answer: { resource: OFORM_CONTAINER } }),
+    memberRead(null, 'page', (id, _q, user) => readContainer(db, id, user)),
+  );
 
   app.post(
     '/o-form-containers',

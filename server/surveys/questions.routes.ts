@@ -14,20 +14,26 @@ import { fieldResource, toField } from './serialize';
 import { loadStructure } from './structure';
 import { requireParent } from '../http/body';
 import { notFound } from '../http/errors';
-import { parseId } from '../http/query';
 import { rowAtPath } from '../http/pathRow';
+import { memberRead, type MemberDocument } from '../http/memberRead';
 import { sendResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { chooseFromList } from '@core/validation/chooseFromList';
 
 const UNKNOWN_CONTAINER = chooseFromList('a page');
 
-async function sendField(c: Context, db: Db, id: number, user: AuthUser, status: 200 | 201 = 200) {
+/** A question as the API reads it, or null when the user has none of that id. */
+async function readField(db: Db, id: number, user: AuthUser): Promise<MemberDocument | null> {
   const context = await findField(db, id, user);
   const structure = context && (await loadStructure(db, context.form.id));
   const field = structure?.fields.find((f) => f.id === id);
-  if (!structure || !field) throw notFound('question');
-  return sendResource(c, fieldResource(toField(field, structure), true), status);
+  return structure && field ? { data: fieldResource(toField(field, structure), true) } : null;
+}
+
+async function sendField(c: Context, db: Db, id: number, user: AuthUser, status: 200 | 201 = 200) {
+  const doc = await readField(db, id, user);
+  if (!doc) throw notFound('question');
+  return sendResource(c, doc.data, status);
 }
 
 export function oFormFieldsRoutes(app: Hono<AppEnv>, db: Db) {
@@ -47,11 +53,11 @@ export function oFormFieldsRoutes(app: Hono<AppEnv>, db: Db) {
     },
   );
 
-  app.get('/o-form-fields/:id', describe({ summary: 'Read a survey question', answer: { resource: OFORM_FIELD } }), async (c) => {
-    const id = parseId(c.req.param('id'));
-    if (id === null) throw notFound('question');
-    return sendField(c, db, id, c.get('user'));
-  });
+  app.get(
+    '/o-form-fields/:id',
+    describe({ summary: 'Read a survey question', answer: { resource: OFORM_FIELD } }),
+    memberRead(null, 'question', (id, _q, user) => readField(db, id, user)),
+  );
 
   app.patch(
     '/o-form-fields/:id',

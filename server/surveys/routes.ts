@@ -24,10 +24,10 @@ import { createSurvey, deleteSurvey, updateSurvey } from './surveys';
 import { readLanguagesRelationship } from './translations';
 import { FORM_LIST_FILTERS, findForm, formPage, type FormFilter } from './versions';
 import { requireParent } from '../http/body';
-import { parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
+import { parseListQuery, type ListSpec } from '../http/query';
 import { rowAtPath } from '../http/pathRow';
+import { memberRead } from '../http/memberRead';
 import { answerList } from '../http/listAnswer';
-import { sendResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 
 const formListSpec: ListSpec<(typeof OFORM_SORTS)[number], FormFilter> = {
@@ -55,12 +55,14 @@ export function oFormsRoutes(app: Hono<AppEnv>, db: Db) {
     });
   });
 
-  app.get('/o-forms/:id', describe({ summary: 'Read a versioned survey', read: formListSpec, answer: { resource: OFORM } }), async (c) => {
-    const q = parseReadQuery(new URL(c.req.url).searchParams, formListSpec);
-    const { row } = await rowAtPath(c, 'survey', (id) => findForm(db, id, c.get('user')));
-    const { data, included } = await formDocument(db, row, q.include, q.fields);
-    return sendResource(c, data, 200, included);
-  });
+  app.get(
+    '/o-forms/:id',
+    describe({ summary: 'Read a versioned survey', read: formListSpec, answer: { resource: OFORM } }),
+    memberRead(formListSpec, 'survey', async (id, q, user) => {
+      const row = await findForm(db, id, user);
+      return row ? formDocument(db, row, q.include, q.fields) : null;
+    }),
+  );
 
   app.post(
     '/o-forms',

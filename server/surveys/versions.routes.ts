@@ -11,6 +11,7 @@ import { approveVersion } from './approval';
 import { findForm, type FormRow } from './versions';
 import { notFound } from '../http/errors';
 import { rowAtPath } from '../http/pathRow';
+import { memberRead, rowReader } from '../http/memberRead';
 import { sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 
@@ -24,10 +25,15 @@ const versionResource = (row: Pick<FormRow, 'id' | 'identity' | 'version' | 'isA
 
 export function oFormVersionsRoutes(app: Hono<AppEnv>, db: Db) {
   /** A version's approval state (what PATCH changes; the audit trail reads it as the old values). */
-  app.get('/o-form-versions/:id', describe({ summary: "Read a survey version's approval state", answer: { resource: OFORM_VERSION } }), async (c) => {
-    const { row } = await rowAtPath(c, 'survey version', (id) => findForm(db, id, c.get('user')));
-    return sendResource(c, versionResource(row));
-  });
+  app.get(
+    '/o-form-versions/:id',
+    describe({ summary: "Read a survey version's approval state", answer: { resource: OFORM_VERSION } }),
+    memberRead(
+      null,
+      'survey version',
+      rowReader((id, user) => findForm(db, id, user), versionResource),
+    ),
+  );
 
   /** Approves a version once; the identity's previously approved version stops being the approved one. */
   app.patch(

@@ -32,8 +32,9 @@ import { startSession } from '../auth/tokens';
 import { otpauthUri } from '../auth/totp';
 import { loadUser, userAttributes } from '../auth/users';
 import { invalid, notFound } from '../http/errors';
-import { parseId, parseListQuery, parseReadQuery, type ListSpec } from '../http/query';
+import { parseId, parseListQuery, type ListSpec } from '../http/query';
 import { rowAtPath } from '../http/pathRow';
+import { memberRead } from '../http/memberRead';
 import { answerList } from '../http/listAnswer';
 import { SEARCH_AND_ACTIVE } from '../http/params';
 import { sendDocument, sendResource, toResource } from '../http/serialize';
@@ -73,11 +74,17 @@ export function userDocument(user: User) {
   return { data, included };
 }
 
-async function sendUser(c: Context, db: Db, id: number, status: 200 | 201 = 200, meta?: Record<string, unknown>) {
+/** A user's document (its roles and sponsors always included), or null when there is none. */
+async function readUser(db: Db, id: number) {
   const user = await loadUser(db, id);
-  if (!user) throw notFound('user');
+  if (!user) return null;
   const { row: _row, ...publicUser } = user;
-  const doc = userDocument(publicUser);
+  return userDocument(publicUser);
+}
+
+async function sendUser(c: Context, db: Db, id: number, status: 200 | 201 = 200, meta?: Record<string, unknown>) {
+  const doc = await readUser(db, id);
+  if (!doc) throw notFound('user');
   if (meta) return sendDocument(c, { data: doc.data, included: doc.included, meta }, status);
   return sendResource(c, doc.data, status, doc.included);
 }
@@ -212,12 +219,12 @@ export function usersRoutes(deps: Deps) {
     },
   );
 
-  app.get('/:id', describe({ summary: 'Read a user', read: READ_SPEC, answer: { resource: USER } }), staffAdmin, async (c) => {
-    parseReadQuery(new URL(c.req.url).searchParams, READ_SPEC);
-    const id = parseId(c.req.param('id'));
-    if (id === null) throw notFound('user');
-    return sendUser(c, db, id);
-  });
+  app.get(
+    '/:id',
+    describe({ summary: 'Read a user', read: READ_SPEC, answer: { resource: USER } }),
+    staffAdmin,
+    memberRead(READ_SPEC, 'user', (id) => readUser(db, id)),
+  );
 
   app.post(
     '/',

@@ -9,6 +9,10 @@ import { verifyAuditChain } from '../../../server/audit/trail';
 import { eventHash, GENESIS_HASH } from '../../../server/audit/chain';
 import { csvCell } from '../../../server/http/csv';
 import { ADMIN_PASSWORD, createHarness, json, type Harness } from '../harness';
+import { randomBytes } from 'node:crypto';
+import { createApp } from '../../../server/app';
+import type { Logger } from '../../../server/log';
+import { contactMatcher } from '../../../server/security/contactMatch';
 
 let h: Harness;
 let superUser: string;
@@ -117,8 +121,9 @@ describe('what is recorded', () => {
 
 describe('old values are read only where the API can answer them', () => {
   it('no write makes a request bound to fail, and a question and a version carry their old values', async () => {
-    // Every request the app answers, the test's own and the audit's reads before a write.
+    // Every request the app answers: only the test's own, the audit reading old values without one.
     const answered: string[] = [];
+    let sent = 0;
     const original = h.app.request.bind(h.app);
     const spy = vi.spyOn(h.app, 'request').mockImplementation(async (input, init, ...rest) => {
       const res = await original(input, init, ...rest);
@@ -127,6 +132,7 @@ describe('old values are read only where the API can answer them', () => {
     });
     try {
       const send = async (method: string, path: string, type: string, attributes: Record<string, unknown>, id?: string) => {
+        sent++;
         const res = await h.request(method, `/api/${path}`, { token: superUser, body: { data: { type, ...(id ? { id } : {}), attributes } } });
         expect(res.status, `${method} ${path}`).toBeLessThan(300);
         return (await json(res)).data as { id: string; attributes: Record<string, unknown>; relationships?: Record<string, { data: { id: string }[] }> };
@@ -161,6 +167,7 @@ describe('old values are read only where the API can answer them', () => {
       });
       await send('PATCH', `media-channel-surveys/${served.id}`, 'media-channel-surveys', { isActive: false }, served.id);
       const legacy = await send('POST', 'surveys', 'surveys', { title: 'Legacy reads', engagementId: Number(engagement.id) });
+      sent++;
       const legacyPage = (await json(await h.request('GET', `/api/surveys/${legacy.id}`, { token: superUser }))).data.attributes.pages[0].id as string;
       const question = await send('POST', 'questions', 'questions', { pageId: Number(legacyPage) });
       const option = await send('POST', 'options', 'options', { questionId: Number(question.id) });
@@ -171,8 +178,79 @@ describe('old values are read only where the API can answer them', () => {
       spy.mockRestore();
     }
     expect(answered.filter((a) => !/^2\d\d /.test(a))).toEqual([]);
-    // The reads before the two updates that can be read did happen.
-    expect(answered.filter((a) => /^200 GET \/api\/o-forms\/o-form-(fields|versions)\/\d+$/.test(a))).toHaveLength(2);
+    // The two updates that can be read carry their old values (above) without a request of their own.
+    expect(answered).toHaveLength(sent);
+  });
+});
+
+describe("old values are read by the member read's own reader", () => {
+  /** An app on the harness's database whose request log is kept: one line per request it answers. */
+  function loggedApp() {
+    const requests: string[] = [];
+    const quiet = () => {};
+    const log: Logger = {
+      debug: quiet,
+      info: (message, fields) => {
+        if (message === 'request') requests.push(`${String(fields?.status)} ${String(fields?.method)} ${String(fields?.path)}`);
+      },
+      warn: quiet,
+      error: quiet,
+    };
+    const app = createApp({
+      db: h.db,
+      config: h.config,
+      jwtSecret: h.jwtSecret,
+      log,
+      phi: h.phi,
+      contactMatch: contactMatcher(randomBytes(32)),
+      clock: h.clock,
+    });
+    const send = (method: string, path: string, token: string, body?: unknown) =>
+      app.request(path, {
+        method,
+        headers: { Authorization: `Bearer ${token}`, Accept: 'application/vnd.api+json', 'Content-Type': 'application/vnd.api+json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    return { requests, send };
+  }
+
+  it('an update and a deletion are one request each: the request log names them alone', async () => {
+    const { requests, send } = loggedApp();
+    const created = await json(await send('POST', '/api/sponsors', superUser, sponsorBody({ name: 'Logged', identification: 'LOG-1' })));
+    const id = created.data.id as string;
+    expect((await send('PATCH', `/api/sponsors/${id}`, superUser, { data: { type: 'sponsors', id, attributes: { name: 'Logged Renamed' } } })).status).toBe(
+      200,
+    );
+    const [update] = await events();
+    expect(update).toMatchObject({ entityId: id, action: 'update' });
+    expect(update!.changes.name).toEqual({ old: 'Logged', new: 'Logged Renamed' });
+    expect((await send('DELETE', `/api/sponsors/${id}`, superUser)).status).toBe(204);
+    const [deletion] = await events();
+    expect(deletion).toMatchObject({ entityId: id, action: 'delete' });
+    expect(deletion!.changes.name).toEqual({ old: 'Logged Renamed', new: null });
+    expect(requests).toEqual(['201 POST /api/sponsors', `200 PATCH /api/sponsors/${id}`, `204 DELETE /api/sponsors/${id}`]);
+  });
+
+  it('reads as the writer: in their scope, and nothing for a write refused or out of it', async () => {
+    const mine = await json(await h.request('POST', '/api/sponsors', { token: superUser, body: sponsorBody({ name: 'Scoped', identification: 'SCP-1' }) }));
+    const other = await json(await h.request('POST', '/api/sponsors', { token: superUser, body: sponsorBody({ name: 'Other', identification: 'SCP-2' }) }));
+    await h.createUser({ username: 'scoped-writer', roles: ['User'], sponsorIds: [Number(mine.data.id)] });
+    const writer = await h.token('scoped-writer', 'a-good-password');
+    const patch = (id: string, attributes: Record<string, unknown>) =>
+      h.request('PATCH', `/api/sponsors/${id}`, { token: writer, body: { data: { type: 'sponsors', id, attributes } } });
+    const count = async () => (await events()).length;
+
+    const before = await count();
+    expect((await patch(other.data.id, { name: 'Not mine' })).status).toBe(404);
+    expect((await patch(mine.data.id, { name: '' })).status).toBe(422);
+    expect(await count()).toBe(before);
+    const unchanged = await json(await h.request('GET', `/api/sponsors/${mine.data.id}`, { token: superUser }));
+    expect(unchanged.data.attributes.name).toBe('Scoped');
+
+    expect((await patch(mine.data.id, { name: 'Scoped Renamed' })).status).toBe(200);
+    const [update] = await events();
+    expect(update).toMatchObject({ entityId: mine.data.id, action: 'update', actorUsername: 'scoped-writer' });
+    expect(update!.changes.name).toEqual({ old: 'Scoped', new: 'Scoped Renamed' });
   });
 });
 
