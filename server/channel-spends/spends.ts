@@ -2,16 +2,17 @@
  * Channel spends: stored per media channel, reached through the channel's screener's sponsor
  * (the same scope as the channel itself, screeners/access.ts).
  */
-import { and, count, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { ChannelSpend } from '@core/model/channelSpend';
 import { SPEND_PERIOD_INVALID } from '@core/model/channelSpend';
 import { chooseFromList } from '@core/validation/chooseFromList';
 import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
+import { rowWithId } from '../db/rows';
 import { channelSpends, mediaChannels, screeners } from '../db/schema';
 import { screenerScope } from '../screeners';
 import { dateFilter, exactTextFilter, filterConditions, idFilter } from '../http/filters';
-import { joinedPage } from '../http/list';
+import { countOf, joinedPage } from '../http/list';
 import type { ListQuery } from '../http/query';
 
 export const UNKNOWN_SPEND_CHANNEL = chooseFromList('a media channel');
@@ -49,9 +50,7 @@ export const selectSpends = (db: Db) =>
     .innerJoin(screeners, eq(screeners.id, mediaChannels.screenerId));
 
 export async function findSpend(db: Db, id: number | null, user: AuthUser): Promise<SpendRow | undefined> {
-  if (id === null) return undefined;
-  const [row] = await selectSpends(db).where(and(eq(channelSpends.id, id), screenerScope(user)));
-  return row;
+  return rowWithId(selectSpends(db), channelSpends.id, id, screenerScope(user));
 }
 
 async function assertChannel(db: Db, mediaChannelId: number, user: AuthUser): Promise<void> {
@@ -112,9 +111,7 @@ const SPEND_SORT_COLUMNS = {
 /** One page of the spends the user may reach, in the query's filters and sort. */
 export async function spendPage(db: Db, q: ListQuery<keyof typeof SPEND_SORT_COLUMNS, typeof SPEND_FILTERS>, user: AuthUser) {
   const conditions: (SQL | undefined)[] = [screenerScope(user), ...filterConditions(q.filters, SPEND_FILTERS)];
-  const counted = db
-    .select({ n: count() })
-    .from(channelSpends)
+  const counted = countOf(db, channelSpends)
     .innerJoin(mediaChannels, eq(mediaChannels.id, channelSpends.mediaChannelId))
     .innerJoin(screeners, eq(screeners.id, mediaChannels.screenerId))
     .$dynamic();

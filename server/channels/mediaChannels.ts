@@ -4,17 +4,18 @@
  * the figures are counted by the participant runner (channelFigures.ts). Also the channel a
  * participant continues on when a survey transitions to another survey.
  */
-import { and, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { ChannelFigure } from '../participant';
 import { MEDIA_CHANNEL_TYPES, type MEDIA_CHANNEL_SORTS, type MediaChannel, type ServedSurvey } from '@core/model/mediaChannel';
 import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
+import { rowWithId } from '../db/rows';
 import { mediaChannelSurveys, mediaChannels, oForms, screenerSurveys, screeners, sponsors } from '../db/schema';
 import { Conflict, Invalid } from '../errors';
 import { booleanFilter, choiceFilter, filterConditions, idFilter } from '../http/filters';
 import { searchParam } from '../http/params';
-import { ilikeAny, pgErrorCode, rethrowConstraint } from '../http/sql';
-import { joinedPage } from '../http/list';
+import { ilikeAny, rethrowConstraint } from '../http/sql';
+import { countOf, joinedPage } from '../http/list';
 import type { ListQuery } from '../http/query';
 import { currentVersionId, namingColumns } from '../surveys';
 import { resolveStart, servedIdentities } from '../participant';
@@ -60,9 +61,7 @@ export const selectChannels = (db: Db) =>
 
 /** A channel the user may reach, or undefined. */
 export async function findChannel(db: Db, id: number | null, user: AuthUser): Promise<ChannelRow | undefined> {
-  if (id === null) return undefined;
-  const [row] = await selectChannels(db).where(and(eq(mediaChannels.id, id), screenerScope(user)));
-  return row as ChannelRow | undefined;
+  return (await rowWithId(selectChannels(db), mediaChannels.id, id, screenerScope(user))) as ChannelRow | undefined;
 }
 
 const FILTERS = {
@@ -90,7 +89,7 @@ export function channelPage(db: Db, user: AuthUser, q: ListQuery<(typeof MEDIA_C
   const conditions: (SQL | undefined)[] = [screenerScope(user), ...filterConditions(q.filters, FILTERS)];
   if (q.filters.searchQuery?.trim()) conditions.push(ilikeAny([mediaChannels.title, mediaChannels.domain, screeners.title], q.filters.searchQuery));
   const where = and(...conditions);
-  const counted = db.select({ n: count() }).from(mediaChannels).innerJoin(screeners, eq(screeners.id, mediaChannels.screenerId)).$dynamic();
+  const counted = countOf(db, mediaChannels).innerJoin(screeners, eq(screeners.id, mediaChannels.screenerId)).$dynamic();
   return joinedPage(selectChannels(db).$dynamic(), counted, q, { where, sorts: sortColumns, id: mediaChannels.id });
 }
 
@@ -187,9 +186,7 @@ export function channelSurveyPage(
   q: Pick<ListQuery<'oFormIdentity' | 'isActive'>, 'sort' | 'limit' | 'offset'>,
 ) {
   const where = and(screenerScope(user), mediaChannelId === undefined ? undefined : eq(mediaChannelSurveys.mediaChannelId, mediaChannelId));
-  const counted = db
-    .select({ n: count() })
-    .from(mediaChannelSurveys)
+  const counted = countOf(db, mediaChannelSurveys)
     .innerJoin(mediaChannels, eq(mediaChannels.id, mediaChannelSurveys.mediaChannelId))
     .innerJoin(screeners, eq(screeners.id, mediaChannels.screenerId))
     .$dynamic();
@@ -213,10 +210,7 @@ export async function addChannelSurvey(db: Db, channel: ChannelRow, values: Chan
     .insert(mediaChannelSurveys)
     .values(values)
     .returning()
-    .catch((error: unknown) => {
-      if (pgErrorCode(error).code === '23505') throw new Conflict(SURVEY_ALREADY_ON_CHANNEL, '/data/attributes/oFormIdentity');
-      throw error;
-    });
+    .catch((error: unknown) => rethrowConstraint(error, { unique: () => new Conflict(SURVEY_ALREADY_ON_CHANNEL, '/data/attributes/oFormIdentity') }));
   if (!row) throw new Error('insert returned no row');
   return row.id;
 }

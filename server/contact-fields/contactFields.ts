@@ -1,5 +1,5 @@
 /** Contact fields kept: a page of them, one, and their writes, with the machine name unique. */
-import { and, eq, ne, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { CONTACT_FIELD_SORTS } from '@core/model/contactField';
 import type { Db } from '../db/open';
 import { contactFields } from '../db/schema';
@@ -7,7 +7,7 @@ import { Conflict } from '../errors';
 import { tablePage } from '../http/list';
 import { searchParam } from '../http/params';
 import type { ListQuery } from '../http/query';
-import { ilikeAny, rethrowConstraint } from '../http/sql';
+import { ilikeAny, rethrowConstraint, valueTaken } from '../http/sql';
 
 export const CONTACT_FIELD_NAME_TAKEN = 'Another contact field already has this name.';
 
@@ -26,12 +26,7 @@ const sortColumns = {
 const nameTaken = () => new Conflict(CONTACT_FIELD_NAME_TAKEN, '/data/attributes/name');
 
 export async function assertNameFree(db: Db, name: string | undefined, exceptId?: number) {
-  if (name === undefined) return;
-  const [taken] = await db
-    .select({ id: contactFields.id })
-    .from(contactFields)
-    .where(and(eq(contactFields.name, name), exceptId ? ne(contactFields.id, exceptId) : undefined));
-  if (taken) throw nameTaken();
+  if (name !== undefined && (await valueTaken(db, contactFields.name, contactFields.id, name, exceptId))) throw nameTaken();
 }
 
 const onConstraint = (error: unknown): never => rethrowConstraint(error, { unique: nameTaken });

@@ -1,4 +1,7 @@
+import { and, eq, type AnyColumn, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import * as v from 'valibot';
+import type { Conn } from './open';
 
 /** Ids as a PostgreSQL array literal, for a statement parameter cast to int[]. */
 export const intArray = (ids: readonly number[]) => `{${ids.map((id) => Math.trunc(id)).join(',')}}`;
@@ -22,4 +25,25 @@ export function rowsOf(result: unknown): Record<string, unknown>[] {
  */
 export function parseJsonColumn<S extends v.GenericSchema>(schema: S, value: unknown): v.InferOutput<S> {
   return v.parse(schema, typeof value === 'string' ? JSON.parse(value) : value);
+}
+
+/**
+ * The row of a built select whose `idColumn` is `id` and that `scope` lets through, or undefined:
+ * also for a null id (a path's id that is no id), without a read.
+ */
+export async function rowWithId<R>(
+  select: { where(where: SQL | undefined): PromiseLike<R[]> },
+  idColumn: AnyColumn,
+  id: number | null,
+  scope?: SQL,
+): Promise<R | undefined> {
+  if (id === null) return undefined;
+  const [row] = await select.where(and(eq(idColumn, id), scope));
+  return row;
+}
+
+/** Whether the table of `idColumn` has a row with this id: the check that an attribute names a row. */
+export async function rowExists(db: Conn, idColumn: PgColumn, id: number): Promise<boolean> {
+  const [found] = await db.select({ id: idColumn }).from(idColumn.table).where(eq(idColumn, id));
+  return found !== undefined;
 }

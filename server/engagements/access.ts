@@ -3,9 +3,10 @@
  * their sponsors. Everything hanging off an engagement (files, site links, referral counts)
  * goes through here, and answers 404 outside the scope.
  */
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { inArray, sql, type SQL } from 'drizzle-orm';
 import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
+import { rowWithId } from '../db/rows';
 import { engagements } from '../db/schema';
 import { sponsorScope } from '../auth/guards';
 import { chooseFromList } from '@core/validation/chooseFromList';
@@ -20,10 +21,6 @@ export const engagementScope = (user: AuthUser): SQL | undefined => {
 };
 
 export async function findAccessibleEngagement(db: Db, id: number | null, user: AuthUser) {
-  if (id === null) return undefined;
-  const [row] = await db
-    .select({ id: engagements.id, sponsorId: engagements.sponsorId, radius: engagements.radius })
-    .from(engagements)
-    .where(and(eq(engagements.id, id), engagementScope(user)));
-  return row;
+  const fields = { id: engagements.id, sponsorId: engagements.sponsorId, radius: engagements.radius };
+  return rowWithId(db.select(fields).from(engagements), engagements.id, id, engagementScope(user));
 }

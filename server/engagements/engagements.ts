@@ -20,6 +20,7 @@ import {
 import { chooseFromList } from '@core/validation/chooseFromList';
 import type { AuthUser } from '../context';
 import type { Db, Tx } from '../db/open';
+import { rowExists, rowWithId } from '../db/rows';
 import {
   campaignTypes,
   engagementCampaignTypes,
@@ -42,8 +43,8 @@ import { toManyIds } from '../http/body';
 import { Conflict, Invalid } from '../errors';
 import type { ListQuery } from '../http/query';
 import { idParam, searchParam } from '../http/params';
-import { IDENTIFICATION_TAKEN, identificationOrScope, uniqueIdentificationParam } from '../http/uniqueIdentification';
-import { joinedPage } from '../http/list';
+import { assertIdentificationFree, identificationOrScope, identificationTaken, uniqueIdentificationParam } from '../http/uniqueIdentification';
+import { countOf, joinedPage } from '../http/list';
 import { ilikeAny, rethrowConstraint } from '../http/sql';
 import { booleanFilter, choiceFilter, dateFilter, filterConditions, idFilter, linkedFilter } from '../http/filters';
 import { engagementScope } from './access';
@@ -186,31 +187,21 @@ const selectEngagements = (db: Db, extra: Record<string, SQL> = {}) =>
     .leftJoin(users, eq(users.id, engagements.ownerUserId));
 
 export async function findEngagement(db: Db, id: number | null, user: AuthUser): Promise<Row | undefined> {
-  if (id === null) return undefined;
-  const [row] = await selectEngagements(db).where(and(eq(engagements.id, id), engagementScope(user)));
-  return row as Row | undefined;
+  return (await rowWithId(selectEngagements(db), engagements.id, id, engagementScope(user))) as Row | undefined;
 }
 
 /** The sponsor must exist and be one the user may see (else the same answer as unknown). */
 async function assertSponsor(db: Db, sponsorId: number | undefined, user: AuthUser) {
   if (sponsorId === undefined) return;
   const scope = sponsorScope(user);
-  const [found] = await db.select({ id: sponsors.id }).from(sponsors).where(eq(sponsors.id, sponsorId));
-  if (!found || (scope !== null && !scope.includes(sponsorId))) {
+  if (!(await rowExists(db, sponsors.id, sponsorId)) || (scope !== null && !scope.includes(sponsorId))) {
     throw new Invalid([{ pointer: '/data/attributes/sponsorId', detail: UNKNOWN_SPONSOR }]);
   }
 }
 
 async function assertRmsProvider(db: Db, id: number | null | undefined) {
   if (id === null || id === undefined) return;
-  const [found] = await db.select({ id: rmsProviders.id }).from(rmsProviders).where(eq(rmsProviders.id, id));
-  if (!found) throw new Invalid([{ pointer: '/data/attributes/rmsProviderId', detail: UNKNOWN_RMS_PROVIDER }]);
-}
-
-async function assertIdentificationFree(db: Db, identification: string | undefined, exceptId?: number) {
-  if (identification === undefined) return;
-  const [taken] = await db.select({ id: engagements.id }).from(engagements).where(eq(engagements.identification, identification));
-  if (taken && taken.id !== exceptId) throw new Conflict(IDENTIFICATION_TAKEN, '/data/attributes/identification');
+  if (!(await rowExists(db, rmsProviders.id, id))) throw new Invalid([{ pointer: '/data/attributes/rmsProviderId', detail: UNKNOWN_RMS_PROVIDER }]);
 }
 
 export function assertDates(values: Record<string, unknown>) {
@@ -267,7 +258,7 @@ async function writeLinks(tx: Tx, engagementId: number, lists: Partial<Record<En
 
 const onConstraint = (error: unknown): never =>
   rethrowConstraint(error, {
-    unique: () => new Conflict(IDENTIFICATION_TAKEN, '/data/attributes/identification'),
+    unique: identificationTaken,
     // A sponsor or provider deleted between the check and the write.
     foreignKey: (constraint) =>
       constraint?.includes('rms_provider')
@@ -324,9 +315,7 @@ export async function engagementPage(db: Db, user: AuthUser, q: ListQuery<(typeo
   // Without conditions the count skips the join (every engagement has its sponsor: not null,
   // restricted on delete); it reads every matching row, 100,000 engagements at scale.
   const counted = (
-    where === undefined
-      ? db.select({ n: count() }).from(engagements)
-      : db.select({ n: count() }).from(engagements).innerJoin(sponsors, eq(sponsors.id, engagements.sponsorId))
+    where === undefined ? countOf(db, engagements) : countOf(db, engagements).innerJoin(sponsors, eq(sponsors.id, engagements.sponsorId))
   ).$dynamic();
   const page = await joinedPage(selectEngagements(db, extra).$dynamic(), counted, q, { where, sorts: sortColumns, id: engagements.id, lead });
   const rows = page.rows as Row[];
@@ -350,7 +339,7 @@ export async function createEngagement(
   await assertRmsProvider(db, attributes.rmsProviderId);
   await assertOwner(db, attributes.ownerUserId);
   const lists = await readLookupRelationships(db, relationships);
-  await assertIdentificationFree(db, attributes.identification);
+  await assertIdentificationFree(db, engagements.identification, engagements.id, attributes.identification);
   // Its creator owns it unless the request names another owner (or none, with null).
   const ownerUserId = attributes.ownerUserId === undefined ? user.id : attributes.ownerUserId;
   return db
@@ -380,7 +369,7 @@ export async function updateEngagement(
   await assertRmsProvider(db, attributes.rmsProviderId);
   await assertOwner(db, attributes.ownerUserId);
   const lists = await readLookupRelationships(db, relationships);
-  await assertIdentificationFree(db, attributes.identification, id);
+  await assertIdentificationFree(db, engagements.identification, engagements.id, attributes.identification, id);
   await db
     .transaction(async (tx) => {
       if (Object.keys(attributes).length > 0) {

@@ -2,12 +2,13 @@
  * The rows of files attached to engagements, in the user's engagement scope: a page of them, one,
  * and a file's row added and removed (its bytes live in the file storage, under the row's key).
  */
-import { and, count, eq, type SQL } from 'drizzle-orm';
+import { and, eq, type SQL } from 'drizzle-orm';
 import type { ENGAGEMENT_FILE_SORTS } from '@core/model/engagementFile';
 import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
+import { rowWithId } from '../db/rows';
 import { engagementFiles, engagements } from '../db/schema';
-import { joinedPage } from '../http/list';
+import { countOf, joinedPage } from '../http/list';
 import { idParam } from '../http/params';
 import type { ListQuery } from '../http/query';
 import { engagementScope } from './access';
@@ -35,14 +36,12 @@ export function engagementFilePage(db: Db, user: AuthUser, q: ListQuery<(typeof 
   const conditions: (SQL | undefined)[] = [engagementScope(user)];
   if (engagementId !== undefined) conditions.push(eq(engagementFiles.engagementId, engagementId));
   const where = and(...conditions);
-  const counted = db.select({ n: count() }).from(engagementFiles).innerJoin(engagements, eq(engagements.id, engagementFiles.engagementId)).$dynamic();
+  const counted = countOf(db, engagementFiles).innerJoin(engagements, eq(engagements.id, engagementFiles.engagementId)).$dynamic();
   return joinedPage(selectFiles(db).$dynamic(), counted, q, { where, sorts: sortColumns, id: engagementFiles.id });
 }
 
 export async function findEngagementFile(db: Db, id: number | null, user: AuthUser): Promise<EngagementFileRow | undefined> {
-  if (id === null) return undefined;
-  const [row] = await selectFiles(db).where(and(eq(engagementFiles.id, id), engagementScope(user)));
-  return row;
+  return rowWithId(selectFiles(db), engagementFiles.id, id, engagementScope(user));
 }
 
 export async function addEngagementFile(db: Db, values: Omit<typeof engagementFiles.$inferInsert, 'id' | 'created'>): Promise<EngagementFileRow> {

@@ -82,6 +82,12 @@ export async function tablePage<T extends PgTable, S extends string>(
   return { rows: read.map((r) => r.row) as T['$inferSelect'][], total: counted };
 }
 
+/**
+ * The count of a joined list, from `table`: joinedPage's `counted`, to which the caller adds the
+ * joins its `where` reads (and `$dynamic()`).
+ */
+export const countOf = (db: Db, table: PgTable) => db.select({ n: count() }).from(table);
+
 /** The key under which joinedPage reads a row's place in the order beside the route's selection. */
 const SEEK = '__seek';
 

@@ -1,4 +1,6 @@
-import { asc, Column, desc, is, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, asc, Column, desc, eq, is, ne, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { Conn } from '../db/open';
 import type { SortTerm } from './query';
 
 /**
@@ -101,6 +103,24 @@ export function seekAfter(keys: readonly OrderKey[], after: SeekPosition): SQL {
             : sql`${first.key} >= ${firstValue}`;
   const any = branches.length ? sql`(${sql.join(branches, sql` or `)})` : sql`false`;
   return bound ? sql`(${bound} and ${any})` : any;
+}
+
+/**
+ * Whether a row other than `exceptId` already holds `value` in `column`: the check before a save
+ * that a unique index would refuse, for a precise answer.
+ */
+export const valueTaken = (db: Conn, column: PgColumn, id: PgColumn, value: string, exceptId?: number) => heldElsewhere(db, id, eq(column, value), exceptId);
+
+/** valueTaken, case aside: for a unique index on lower(column). */
+export const valueTakenIgnoringCase = (db: Conn, column: PgColumn, id: PgColumn, value: string, exceptId?: number) =>
+  heldElsewhere(db, id, sql`lower(${column}) = lower(${value})`, exceptId);
+
+async function heldElsewhere(db: Conn, id: PgColumn, holds: SQL, exceptId: number | undefined): Promise<boolean> {
+  const [taken] = await db
+    .select({ id })
+    .from(id.table)
+    .where(and(holds, exceptId ? ne(id, exceptId) : undefined));
+  return taken !== undefined;
 }
 
 /** A case-insensitive "contains" pattern with LIKE's wildcards escaped. */

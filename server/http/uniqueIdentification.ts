@@ -1,8 +1,20 @@
 import { eq, type AnyColumn, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { Conn } from '../db/open';
+import { Conflict } from '../errors';
 import { textParam } from './params';
+import { valueTaken } from './sql';
 
 /** Sponsors' and engagements' identifications are unique: what a save that repeats one answers. */
 export const IDENTIFICATION_TAKEN = 'This identification is already in use.';
+
+/** The refusal of a save that repeats an identification: found before the write, or by the unique index. */
+export const identificationTaken = () => new Conflict(IDENTIFICATION_TAKEN, '/data/attributes/identification');
+
+/** Refuses an identification that another record of `column`'s table (other than `exceptId`) already uses. */
+export async function assertIdentificationFree(db: Conn, column: PgColumn, id: PgColumn, identification: string | undefined, exceptId?: number) {
+  if (identification !== undefined && (await valueTaken(db, column, id, identification, exceptId))) throw identificationTaken();
+}
 
 /** The `uniqueIdentification` list filter's parameter (identificationOrScope reads it). */
 export const uniqueIdentificationParam = textParam(

@@ -3,7 +3,7 @@
  * case. Renaming a code moves the translations stored under it, in the same transaction; the
  * default language is never deleted here.
  */
-import { and, eq, ne, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type * as v from 'valibot';
 import type { LANGUAGE_SORTS, LanguageInput, LanguagePatch } from '@core/model/language';
 import type { Db } from '../db/open';
@@ -12,7 +12,7 @@ import { Conflict } from '../errors';
 import { tablePage } from '../http/list';
 import type { ListQuery } from '../http/query';
 import type { SEARCH_AND_ACTIVE } from '../http/params';
-import { ilikeAny, rethrowConstraint } from '../http/sql';
+import { ilikeAny, rethrowConstraint, valueTakenIgnoringCase } from '../http/sql';
 import { LANGUAGE_MESSAGES } from './translations';
 
 export type LanguageRow = typeof languages.$inferSelect;
@@ -30,12 +30,7 @@ const sortColumns = {
 const isoCodeTaken = () => new Conflict(LANGUAGE_MESSAGES.isoCodeTaken, '/data/attributes/isoCode');
 
 export async function assertIsoCodeFree(db: Db, isoCode: string | undefined, exceptId?: number) {
-  if (isoCode === undefined) return;
-  const [taken] = await db
-    .select({ id: languages.id })
-    .from(languages)
-    .where(and(sql`lower(${languages.isoCode}) = lower(${isoCode})`, exceptId ? ne(languages.id, exceptId) : undefined));
-  if (taken) throw isoCodeTaken();
+  if (isoCode !== undefined && (await valueTakenIgnoringCase(db, languages.isoCode, languages.id, isoCode, exceptId))) throw isoCodeTaken();
 }
 
 const onConstraint = (error: unknown): never => rethrowConstraint(error, { unique: isoCodeTaken });

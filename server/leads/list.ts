@@ -8,6 +8,7 @@ import { LEAD_KINDS, LeadValues, isLeadKind, type Lead, type LeadFilter } from '
 import * as v from 'valibot';
 import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
+import { rowWithId } from '../db/rows';
 import { leads, leadSiteMatches } from '../db/schema';
 import { sponsorScope } from '../auth/guards';
 import { siteScope } from '../referrals';
@@ -127,22 +128,14 @@ export async function listLeads(
 }
 
 export async function findLead(db: Db, phi: PhiCipher, user: AuthUser, id: number | null): Promise<Lead | null> {
-  if (id === null) return null;
-  const [row] = await db
-    .select()
-    .from(leads)
-    .where(and(eq(leads.id, id), leadScope(user)));
+  const row = await rowWithId(db.select().from(leads), leads.id, id, leadScope(user));
   return row ? leadOf(row, phi) : null;
 }
 
 /** What keep.ts seals: contact field name to text or a ticked box. */
 /** A lead's contact values, opened; null outside the user's scope. */
 export async function revealLead(db: Db, phi: PhiCipher, user: AuthUser, id: number | null): Promise<LeadValues | null> {
-  if (id === null) return null;
-  const [row] = await db
-    .select({ sealed: leads.valuesCiphertext })
-    .from(leads)
-    .where(and(eq(leads.id, id), leadScope(user)));
+  const row = await rowWithId(db.select({ sealed: leads.valuesCiphertext }).from(leads), leads.id, id, leadScope(user));
   return row ? v.parse(LeadValues, JSON.parse(phi.open(row.sealed))) : null;
 }
 

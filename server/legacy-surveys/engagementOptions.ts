@@ -5,7 +5,7 @@
  * setting is read, listed and written through its option (see ./parts.ts), so settings of
  * deleted options or of surveys out of scope read as unknown.
  */
-import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { InferOutput } from 'valibot';
 import {
   ENGAGEMENT_OPTION_DEFAULT_SORT,
@@ -19,13 +19,14 @@ import {
 } from '@core/model/legacySurvey';
 import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
+import { rowWithId } from '../db/rows';
 import { engagementOptions, engagements, surveyOptions, surveyPages, surveyQuestions } from '../db/schema';
 import { engagementScope } from '../engagements';
 import { Conflict, Invalid } from '../errors';
-import { joinedPage } from '../http/list';
+import { countOf, joinedPage } from '../http/list';
 import { idParam } from '../http/params';
 import type { ListQuery, ListSpec } from '../http/query';
-import { pgErrorCode } from '../http/sql';
+import { rethrowConstraint } from '../http/sql';
 import { ENGAGEMENT_OPTION_EXISTS, ENGAGEMENT_REPEATED, OPTION_ENGAGEMENT_INVALID } from './messages';
 import { findOption, type OptionContext } from './parts';
 import { touchSurvey } from './surveys';
@@ -74,8 +75,7 @@ const selectEngagementOptions = (db: Db) =>
 
 /** A setting the user may reach (its engagement and its option in scope), or undefined. */
 export async function findEngagementOption(db: Db, id: number | null, user: AuthUser): Promise<EngagementOptionRow | undefined> {
-  if (id === null) return undefined;
-  const [row] = await selectEngagementOptions(db).where(and(eq(engagementOptions.id, id), engagementScope(user)));
+  const row = await rowWithId(selectEngagementOptions(db), engagementOptions.id, id, engagementScope(user));
   return row && (await findOption(db, row.optionId, user)) ? (row as EngagementOptionRow) : undefined;
 }
 
@@ -98,7 +98,7 @@ export async function listEngagementOptions(
   if (only.optionId !== undefined) conditions.push(eq(engagementOptions.optionId, only.optionId));
   if (only.engagementId !== undefined) conditions.push(eq(engagementOptions.engagementId, only.engagementId));
   const where = and(...conditions);
-  const counted = db.select({ n: count() }).from(engagementOptions).innerJoin(engagements, eq(engagements.id, engagementOptions.engagementId)).$dynamic();
+  const counted = countOf(db, engagementOptions).innerJoin(engagements, eq(engagements.id, engagementOptions.engagementId)).$dynamic();
   const page = await joinedPage(selectEngagementOptions(db).$dynamic(), counted, q, { where, sorts: engagementOptionSorts, id: engagementOptions.id });
   return { rows: page.rows as EngagementOptionRow[], total: page.total };
 }
@@ -145,10 +145,7 @@ export async function createEngagementOption(
     .insert(engagementOptions)
     .values(attributes)
     .returning({ id: engagementOptions.id })
-    .catch((error: unknown) => {
-      if (pgErrorCode(error).code === '23505') throw pairTaken();
-      throw error;
-    });
+    .catch((error: unknown) => rethrowConstraint(error, { unique: pairTaken }));
   const row = created && (await findEngagementOption(db, created.id, user));
   if (!row) throw new Error('insert returned no row');
   return row;

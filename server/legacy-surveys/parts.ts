@@ -3,9 +3,10 @@
  * with the rows above it, and only when it is not deleted and its survey is in the user's scope
  * (another sponsor's part reads as unknown, as its survey does).
  */
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { AuthUser } from '../context';
 import type { Conn } from '../db/open';
+import { rowWithId } from '../db/rows';
 import { NotFound } from '../errors';
 import { surveyOptions, surveyPages, surveyQuestions } from '../db/schema';
 import type { OptionRow, PageRow, QuestionRow } from './structure';
@@ -23,31 +24,19 @@ export interface OptionContext extends QuestionContext {
 }
 
 export async function findPage(db: Conn, id: number | null, user: AuthUser): Promise<PageContext | undefined> {
-  if (id === null) return undefined;
-  const [page] = await db
-    .select()
-    .from(surveyPages)
-    .where(and(eq(surveyPages.id, id), eq(surveyPages.isDeleted, false)));
+  const page = await rowWithId(db.select().from(surveyPages), surveyPages.id, id, eq(surveyPages.isDeleted, false));
   const survey = page && (await findSurvey(db, page.surveyId, user));
   return page && survey ? { page, survey } : undefined;
 }
 
 export async function findQuestion(db: Conn, id: number | null, user: AuthUser): Promise<QuestionContext | undefined> {
-  if (id === null) return undefined;
-  const [question] = await db
-    .select()
-    .from(surveyQuestions)
-    .where(and(eq(surveyQuestions.id, id), eq(surveyQuestions.deleted, false)));
+  const question = await rowWithId(db.select().from(surveyQuestions), surveyQuestions.id, id, eq(surveyQuestions.deleted, false));
   const context = question && (await findPage(db, question.pageId, user));
   return question && context ? { ...context, question } : undefined;
 }
 
 export async function findOption(db: Conn, id: number | null, user: AuthUser): Promise<OptionContext | undefined> {
-  if (id === null) return undefined;
-  const [option] = await db
-    .select()
-    .from(surveyOptions)
-    .where(and(eq(surveyOptions.id, id), eq(surveyOptions.deleted, false)));
+  const option = await rowWithId(db.select().from(surveyOptions), surveyOptions.id, id, eq(surveyOptions.deleted, false));
   const context = option && (await findQuestion(db, option.questionId, user));
   return option && context ? { ...context, option } : undefined;
 }

@@ -8,7 +8,7 @@
  * reads as unknown.
  */
 import { randomUUID } from 'node:crypto';
-import { and, count, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { InferOutput } from 'valibot';
 import {
   SURVEY_DEFAULT_SORT,
@@ -23,11 +23,12 @@ import {
 import { newPageTitle } from '@core/oform/authoring';
 import type { AuthUser } from '../context';
 import type { Conn, Db, Tx } from '../db/open';
+import { rowWithId } from '../db/rows';
 import { engagements, sponsors, surveyPages, surveys } from '../db/schema';
 import { engagementScope } from '../engagements';
 import { booleanFilter, filterConditions, idFilter } from '../http/filters';
 import { searchParam } from '../http/params';
-import { joinedPage } from '../http/list';
+import { countOf, joinedPage } from '../http/list';
 import type { ListQuery, ListSpec } from '../http/query';
 import { ilikeAny } from '../http/sql';
 import { idOrNull } from './structure';
@@ -122,9 +123,7 @@ const surveyScope = (user: AuthUser) => engagementScope(user);
 
 /** A survey the user may reach, or undefined. */
 export async function findSurvey(db: Conn, id: number | null, user: AuthUser): Promise<SurveyRow | undefined> {
-  if (id === null) return undefined;
-  const [row] = await selectSurveys(db).where(and(eq(surveys.id, id), surveyScope(user)));
-  return row as SurveyRow | undefined;
+  return (await rowWithId(selectSurveys(db), surveys.id, id, surveyScope(user))) as SurveyRow | undefined;
 }
 
 /** One page of the surveys the user may reach, in the query's filters and sort, with their number. */
@@ -134,9 +133,7 @@ export async function listSurveys(db: Db, user: AuthUser, q: ListQuery<SurveySor
     conditions.push(ilikeAny([surveys.title, surveys.globalId, engagements.name, sponsors.name], q.filters.searchQuery));
   }
   const where = and(...conditions);
-  const counted = db
-    .select({ n: count() })
-    .from(surveys)
+  const counted = countOf(db, surveys)
     .leftJoin(engagements, eq(engagements.id, surveys.engagementId))
     .leftJoin(sponsors, eq(sponsors.id, engagements.sponsorId))
     .$dynamic();

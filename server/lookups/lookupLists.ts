@@ -12,7 +12,7 @@ import { Conflict } from '../errors';
 import { tablePage } from '../http/list';
 import type { SEARCH_AND_ACTIVE } from '../http/params';
 import type { ListQuery } from '../http/query';
-import { ilikeAny, pgErrorCode } from '../http/sql';
+import { ilikeAny, rethrowConstraint } from '../http/sql';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type LookupTable = PgTableWithColumns<any> & { id: AnyColumn; name: AnyColumn };
@@ -59,9 +59,9 @@ export async function addLookupEntry(db: Db, { table }: LookupList, values: { na
     .insert(table)
     .values(values)
     .returning()
-    .catch((error: unknown) => {
-      if (pgErrorCode(error).code === '23505') throw new Conflict(LOOKUP_NAME_TAKEN, '/data/attributes/name');
-      throw error;
-    })) as Record<string, unknown>[];
+    .catch((error: unknown) => rethrowConstraint(error, { unique: () => new Conflict(LOOKUP_NAME_TAKEN, '/data/attributes/name') }))) as Record<
+    string,
+    unknown
+  >[];
   return row as Record<string, unknown>;
 }

@@ -3,10 +3,11 @@
  * engagement), a participant's address on an explicit reveal, and templates' previews. No body
  * is ever answered; a staff recipient is named by username, a participant as "participant".
  */
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, sql, type SQL } from 'drizzle-orm';
 import { MESSAGE_CHANNELS, type MESSAGE_FILTERS, MESSAGE_KINDS, MESSAGE_STATUSES, type Message, type MessageKind } from '@core/model/message';
 import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
+import { rowWithId } from '../db/rows';
 import { messages } from '../db/schema';
 import { sponsorScope } from '../auth/guards';
 import { choiceFilter, filterConditions, idFilter, type ListFilters } from '../http/filters';
@@ -70,20 +71,12 @@ export async function listMessages(
 }
 
 export async function findMessage(db: Db, user: AuthUser, id: number | null): Promise<Message | null> {
-  if (id === null) return null;
-  const [row] = await db
-    .select()
-    .from(messages)
-    .where(and(eq(messages.id, id), messageScope(user)));
+  const row = await rowWithId(db.select().from(messages), messages.id, id, messageScope(user));
   return row ? messageOf(row) : null;
 }
 
 /** The address a message went (or goes) to, opened; null outside the user's scope. */
 export async function revealRecipient(db: Db, phi: PhiCipher, user: AuthUser, id: number | null): Promise<string | null> {
-  if (id === null) return null;
-  const [row] = await db
-    .select({ sealed: messages.toCiphertext })
-    .from(messages)
-    .where(and(eq(messages.id, id), messageScope(user)));
+  const row = await rowWithId(db.select({ sealed: messages.toCiphertext }).from(messages), messages.id, id, messageScope(user));
   return row ? phi.open(row.sealed) : null;
 }

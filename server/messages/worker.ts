@@ -9,13 +9,12 @@
  * once their hour has come. The clock is given, so tests state their instants.
  */
 import { eq, sql } from 'drizzle-orm';
-import { nowOf, type Deps } from '../context';
+import type { Deps } from '../context';
 import type { Db } from '../db/open';
 import { rowsOf } from '../db/rows';
 import { messages, referrals } from '../db/schema';
-import type { Logger } from '../log';
 import { startPollingLoop } from '../jobs/pollingLoop';
-import { phiOf, type PhiCipher } from '../security/phi';
+import { outboxWorkerOptionsOf, type OutboxWorkerOptions } from '../jobs/retrySchedule';
 import { digestDay, enqueueDigests } from './digest';
 import { smtpMailer, type Mailer } from './mailer';
 import {
@@ -35,12 +34,7 @@ import {
 import { smsSenderFor } from './sms';
 import type { SmsSender } from './smsProvider';
 
-export interface MessageOptions {
-  db: Db;
-  phi: PhiCipher;
-  schedule: readonly number[];
-  clock: () => Date;
-  log: Logger;
+export interface MessageOptions extends OutboxWorkerOptions {
   /** Null without SMTP_URL: e-mail waits. */
   mailer: Mailer | null;
   /** Null without SMS_PROVIDER: texts wait. */
@@ -73,11 +67,7 @@ const mailerFor = (url: string | null, timeoutSeconds: number): Mailer | null =>
 export const baseUrlOf = (deps: Pick<Deps, 'config'>) => deps.config.publicUrl ?? `http://localhost:${deps.config.port}`;
 
 export const messageOptionsOf = (deps: Deps): MessageOptions => ({
-  db: deps.db,
-  phi: phiOf(deps),
-  schedule: deps.config.messageRetrySchedule,
-  clock: () => nowOf(deps),
-  log: deps.log,
+  ...outboxWorkerOptionsOf(deps, deps.config.messageRetrySchedule),
   mailer: mailerFor(deps.config.smtpUrl, deps.config.smtpTimeoutSeconds),
   sms: smsSenderFor(deps.config.sms, deps.config.smtpTimeoutSeconds),
   leaseMs: leaseMsOf(deps.config.smtpTimeoutSeconds),

@@ -5,14 +5,14 @@
  * it is overdue once that instant has passed, and stale when open and untouched (no status
  * change, no attempt) for the engagement's stale days. Closed referrals are neither.
  */
-import { and, count, eq, gte, inArray, lt, not, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, eq, gte, inArray, lt, not, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { CLOSED_REFERRAL_STATUSES, REFERRAL_STATUSES, nextReferralStatuses, type Referral, type ReferralStatus } from '@core/model/referral';
 import type { Db } from '../db/open';
 import { contacts, engagementSiteLocations, engagements, referralReasons, referrals, rmsDeliveries, siteLocations } from '../db/schema';
 import { BadParameter } from '../errors';
 import { filterConditions, idFilter, type ListFilters } from '../http/filters';
 import { booleanParam, dayParam, type ParamValues } from '../http/params';
-import { joinedPage } from '../http/list';
+import { countOf, joinedPage } from '../http/list';
 import type { ListQuery } from '../http/query';
 import { openContactValues } from '../security/sealedValues';
 import type { PhiCipher } from '../security/phi';
@@ -168,9 +168,7 @@ function toReferral(phi: PhiCipher, row: Row): Referral {
 
 /** One page of the referrals `where` selects (the caller's scope and filters). */
 export async function referralPage(db: Db, phi: PhiCipher, now: Date, q: Pick<ListQuery<ReferralSort>, 'sort' | 'limit' | 'offset'>, where: SQL | undefined) {
-  const counted = db
-    .select({ n: count() })
-    .from(referrals)
+  const counted = countOf(db, referrals)
     .innerJoin(engagements, eq(engagements.id, referrals.engagementId))
     .leftJoin(engagementSiteLocations, eq(engagementSiteLocations.id, referrals.engagementSiteLocationId))
     .$dynamic();

@@ -2,7 +2,7 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/open';
 import { referralReasons } from '../db/schema';
-import { pgErrorCode } from '../http/sql';
+import { rethrowConstraint } from '../http/sql';
 import { ReferralRefused } from './errors';
 
 export const REASON_TAKEN = 'This status already has a reason of that name.';
@@ -15,10 +15,7 @@ export interface ReasonValues {
 
 const columns = { id: referralReasons.id, name: referralReasons.name, status: referralReasons.status, isActive: referralReasons.isActive };
 
-const taken = (error: unknown): never => {
-  if (pgErrorCode(error).code === '23505') throw new ReferralRefused('name', REASON_TAKEN);
-  throw error;
-};
+const taken = (error: unknown): never => rethrowConstraint(error, { unique: () => new ReferralRefused('name', REASON_TAKEN) });
 
 export async function listReasons(db: Db, q: { limit: number; offset: number; sort: { desc: boolean }[] }, status: string | undefined) {
   const where = status ? eq(referralReasons.status, status) : undefined;

@@ -4,7 +4,7 @@
  * undelivered contacts a filter shows; the filters as a query string names them, and an audit
  * (with its provider) as the list and a resend answer it.
  */
-import { and, count, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { Resource } from '@core/jsonapi';
 import { type RMS_AUDIT_FILTERS, RMS_AUDIT_TYPE, RMS_DELIVERY_STATUSES, type RmsDeliveryStatus } from '@core/model/rmsAudit';
 import { RMS_PROVIDER_TYPE } from '@core/model/rmsProvider';
@@ -13,7 +13,7 @@ import { contacts, oFormSubmissions, referrals, rmsAudits, rmsDeliveries, rmsPro
 import type { Utm } from '@core/model/partnerPage';
 import type { ListQuery } from '../http/query';
 import { booleanParam, choiceParam, idParam, instantParam, searchParam, type QueryParam } from '../http/params';
-import { joinedPage } from '../http/list';
+import { countOf, joinedPage } from '../http/list';
 import { plain, toResource } from '../http/serialize';
 import { ilikeAny } from '../http/sql';
 import { rowsOf } from '../db/rows';
@@ -79,9 +79,7 @@ export async function listAudits(
   filters: AuditFilters,
   q: Pick<ListQuery<keyof typeof sorts>, 'sort' | 'limit' | 'offset'>,
 ): Promise<{ rows: AuditListRow[]; total: number | null }> {
-  const counted = db
-    .select({ n: count() })
-    .from(rmsAudits)
+  const counted = countOf(db, rmsAudits)
     .innerJoin(contacts, eq(contacts.id, rmsAudits.contactId))
     .leftJoin(rmsDeliveries, eq(rmsDeliveries.contactId, rmsAudits.contactId))
     .$dynamic();

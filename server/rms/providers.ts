@@ -4,7 +4,7 @@
  * (security/phi.ts) before they are stored and opened only to sign or send; nothing here answers
  * them.
  */
-import { and, count, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import {
   RMS_PROVIDER_KINDS,
   RMS_PROVIDER_MESSAGES,
@@ -20,7 +20,7 @@ import { Conflict, Invalid } from '../errors';
 import { tablePage } from '../http/list';
 import type { ListQuery } from '../http/query';
 import { booleanParam, choiceParam, searchParam } from '../http/params';
-import { ilikeAny, pgErrorCode } from '../http/sql';
+import { ilikeAny, rethrowConstraint, valueTakenIgnoringCase } from '../http/sql';
 import type { PhiCipher } from '../security/phi';
 import { endpointHostProblem, type PrivateHostAllowance } from '../security/privateHosts';
 
@@ -117,18 +117,10 @@ async function assertEndpointHost(allowance: PrivateHostAllowance, endpoint: str
 const nameTaken = () => new Conflict(RMS_PROVIDER_MESSAGES.nameTaken, '/data/attributes/name');
 
 async function assertNameFree(db: Db, name: string | undefined, exceptId?: number) {
-  if (name === undefined) return;
-  const [taken] = await db
-    .select({ id: rmsProviders.id })
-    .from(rmsProviders)
-    .where(and(sql`lower(${rmsProviders.name}) = lower(${name})`, exceptId ? ne(rmsProviders.id, exceptId) : undefined));
-  if (taken) throw nameTaken();
+  if (name !== undefined && (await valueTakenIgnoringCase(db, rmsProviders.name, rmsProviders.id, name, exceptId))) throw nameTaken();
 }
 
-const rethrowName = (error: unknown): never => {
-  if (pgErrorCode(error).code === '23505') throw nameTaken();
-  throw error;
-};
+const rethrowName = (error: unknown): never => rethrowConstraint(error, { unique: nameTaken });
 
 /** The stored form of a write-only value: undefined keeps it, null removes it, text is sealed. */
 const sealed = (phi: PhiCipher, value: string | null | undefined) => (value === undefined ? undefined : value === null ? null : phi.seal(value));

@@ -7,13 +7,11 @@
  * given, so tests state the instants they mean.
  */
 import { eq, sql } from 'drizzle-orm';
-import { nowOf, type Deps } from '../context';
-import type { Db } from '../db/open';
+import type { Deps } from '../context';
 import { rowsOf } from '../db/rows';
 import { contacts, engagements, rmsProviders } from '../db/schema';
-import type { Logger } from '../log';
 import { startPollingLoop } from '../jobs/pollingLoop';
-import { phiOf, type PhiCipher } from '../security/phi';
+import { outboxWorkerOptionsOf, type OutboxWorkerOptions } from '../jobs/retrySchedule';
 import { normalizeEmail, normalizePhone } from '../security/contactMatch';
 import type { PrivateHostAllowance } from '../security/privateHosts';
 import { failure, type AttemptResult } from './attempt';
@@ -23,23 +21,13 @@ import { loadReferralFacts } from './payload';
 import { providerFor, type RmsProvider } from './provider';
 import { openSecrets } from './providers';
 
-export interface DeliveryOptions {
-  db: Db;
-  phi: PhiCipher;
-  /** Seconds before each retry (RMS_RETRY_SCHEDULE). */
-  schedule: readonly number[];
-  clock: () => Date;
-  log: Logger;
+export interface DeliveryOptions extends OutboxWorkerOptions {
   /** Hosts on private networks endpoints may reach (RMS_ALLOW_PRIVATE_HOSTS). */
   allowPrivateHosts: PrivateHostAllowance;
 }
 
 export const deliveryOptionsOf = (deps: Deps): DeliveryOptions => ({
-  db: deps.db,
-  phi: phiOf(deps),
-  schedule: deps.config.rmsRetrySchedule,
-  clock: () => nowOf(deps),
-  log: deps.log,
+  ...outboxWorkerOptionsOf(deps, deps.config.rmsRetrySchedule),
   allowPrivateHosts: deps.config.rmsAllowPrivateHosts,
 });
 

@@ -3,10 +3,11 @@
  * hanging off a screener (its media channels, contact fields, surveys) is read through here,
  * and only a screener that is not locked may be changed.
  */
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { SCREENER_LOCKED } from '@core/model/screener';
 import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
+import { rowWithId } from '../db/rows';
 import { screeners, sponsors } from '../db/schema';
 import { sponsorScope } from '../auth/guards';
 import { Conflict, NotFound } from '../errors';
@@ -45,9 +46,7 @@ export type ScreenerRow = {
 export const selectScreeners = (db: Db) => db.select(screenerColumns).from(screeners).innerJoin(sponsors, eq(sponsors.id, screeners.sponsorId));
 
 export async function findScreener(db: Db, id: number | null, user: AuthUser): Promise<ScreenerRow | undefined> {
-  if (id === null) return undefined;
-  const [row] = await selectScreeners(db).where(and(eq(screeners.id, id), screenerScope(user)));
-  return row as ScreenerRow | undefined;
+  return (await rowWithId(selectScreeners(db), screeners.id, id, screenerScope(user))) as ScreenerRow | undefined;
 }
 
 export const lockedProblem = () => new Conflict(SCREENER_LOCKED, undefined, { meta: { code: 'screener_locked' } });

@@ -8,7 +8,7 @@ import { VERSION_RACE } from '@core/model/oformDoc';
 import type { Db, Tx } from '../db/open';
 import { contactFieldScreeners, engagementScreeners, oForms, screenerLanguages, screenerMessages, screenerSurveys, screeners } from '../db/schema';
 import { Conflict } from '../errors';
-import { pgErrorCode } from '../http/sql';
+import { rethrowConstraint } from '../http/sql';
 import { copiesMadeFor, copyIntoScreener, existingIdentities, screenerCopyIdentity } from '../surveys';
 import { lockedProblem, type ScreenerRow } from './access';
 import { NOT_A_CLONE, SCREENER_HAS_MEDIA_CHANNELS, mediaChannelCount, onConstraint } from './screeners';
@@ -124,11 +124,10 @@ export async function refreshCloneSurveys(db: Db, existing: ScreenerRow): Promis
       }
       return out;
     })
-    .catch((error: unknown) => {
+    .catch((error: unknown) =>
       // Two refreshes at once: the second would number the same versions.
-      if (pgErrorCode(error).code === '23505') throw new Conflict(VERSION_RACE);
-      throw error;
-    });
+      rethrowConstraint(error, { unique: () => new Conflict(VERSION_RACE) }),
+    );
   const rows = await db
     .select({ id: oForms.id, identity: oForms.identity, version: oForms.version, title: oForms.title })
     .from(oForms)

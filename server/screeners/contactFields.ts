@@ -2,12 +2,12 @@
  * A screener's contact fields with their weights (the order the contact form asks them in),
  * replaced as a whole by POST /api/contact-fields-screeners/update/{screenerId}.
  */
-import { and, asc, count, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { CONTACT_FIELD_SCREENER_SORTS } from '@core/model/contactFieldScreener';
 import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
 import { contactFieldScreeners, contactFields, screeners } from '../db/schema';
-import { joinedPage } from '../http/list';
+import { countOf, joinedPage } from '../http/list';
 import type { ListQuery } from '../http/query';
 import { screenerScope } from './access';
 import { Invalid } from '../errors';
@@ -65,7 +65,7 @@ export function contactFieldLinkPage(
   q: Pick<ListQuery<(typeof CONTACT_FIELD_SCREENER_SORTS)[number]>, 'sort' | 'limit' | 'offset'>,
 ) {
   const where = and(screenerScope(user), screenerId === undefined ? undefined : eq(contactFieldScreeners.screenerId, screenerId));
-  const counted = db.select({ n: count() }).from(contactFieldScreeners).innerJoin(screeners, eq(screeners.id, contactFieldScreeners.screenerId)).$dynamic();
+  const counted = countOf(db, contactFieldScreeners).innerJoin(screeners, eq(screeners.id, contactFieldScreeners.screenerId)).$dynamic();
   const select = db
     .select(contactFieldLinkColumns)
     .from(contactFieldScreeners)

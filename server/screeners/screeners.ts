@@ -18,10 +18,11 @@ import {
 import { chooseFromList } from '@core/validation/chooseFromList';
 import type { AuthUser } from '../context';
 import type { Db, Tx } from '../db/open';
+import { rowExists } from '../db/rows';
 import { engagementScreeners, engagements, languages, mediaChannels, screenerLanguages, screenerMessages, screeners, sponsors } from '../db/schema';
 import { toManyIds } from '../http/body';
 import { Conflict, Invalid } from '../errors';
-import { joinedPage } from '../http/list';
+import { countOf, joinedPage } from '../http/list';
 import { booleanFilter, filterConditions, idFilter } from '../http/filters';
 import { searchParam } from '../http/params';
 import type { ListQuery } from '../http/query';
@@ -93,7 +94,7 @@ export async function screenerPage(db: Db, user: AuthUser, q: ListQuery<(typeof 
   const conditions: (SQL | undefined)[] = [screenerScope(user), ...filterConditions(q.filters, SCREENER_FILTERS)];
   if (q.filters.searchQuery?.trim()) conditions.push(ilikeAny([screeners.title, screeners.description, sponsors.name], q.filters.searchQuery));
   const where = and(...conditions);
-  const counted = db.select({ n: count() }).from(screeners).innerJoin(sponsors, eq(sponsors.id, screeners.sponsorId)).$dynamic();
+  const counted = countOf(db, screeners).innerJoin(sponsors, eq(sponsors.id, screeners.sponsorId)).$dynamic();
   const page = await joinedPage(selectScreeners(db).$dynamic(), counted, q, { where, sorts: sortColumns, id: screeners.id });
   const rows = page.rows as ScreenerRow[];
   const related = await loadRelated(
@@ -115,7 +116,7 @@ export async function screenerLanguagePage(db: Db, user: AuthUser, q: ListQuery<
     .innerJoin(languages, eq(languages.id, screenerLanguages.languageId))
     .innerJoin(screeners, eq(screeners.id, screenerLanguages.screenerId))
     .$dynamic();
-  const counted = db.select({ n: count() }).from(screenerLanguages).innerJoin(screeners, eq(screeners.id, screenerLanguages.screenerId)).$dynamic();
+  const counted = countOf(db, screenerLanguages).innerJoin(screeners, eq(screeners.id, screenerLanguages.screenerId)).$dynamic();
   const sorts = { description: languages.description, isoCode: languages.isoCode };
   const { rows, total } = await joinedPage(select, counted, q, { where, sorts, id: [screenerLanguages.screenerId, languages.id] });
   return { rows, total };
@@ -123,8 +124,7 @@ export async function screenerLanguagePage(db: Db, user: AuthUser, q: ListQuery<
 
 async function assertSponsor(db: Db, sponsorId: number | undefined) {
   if (sponsorId === undefined) return;
-  const [found] = await db.select({ id: sponsors.id }).from(sponsors).where(eq(sponsors.id, sponsorId));
-  if (!found) throw new Invalid([{ pointer: '/data/attributes/sponsorId', detail: UNKNOWN_SCREENER_SPONSOR }]);
+  if (!(await rowExists(db, sponsors.id, sponsorId))) throw new Invalid([{ pointer: '/data/attributes/sponsorId', detail: UNKNOWN_SCREENER_SPONSOR }]);
 }
 
 /** Every language code a write names must be a non-default language. */

@@ -4,7 +4,7 @@
  * adding a survey to a screener (its own copy, when cloned), changing and removing a link, and
  * the flow between its surveys.
  */
-import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type * as valibot from 'valibot';
 import { UNKNOWN_IDENTITY } from '@core/model/oformDoc';
 import type { FieldConfiguration } from '@core/model/oform';
@@ -21,12 +21,12 @@ import type { AuthUser } from '../context';
 import type { Conn, Db } from '../db/open';
 import { engagements, oFormContainers, oFormFields, oForms, screenerSurveys, screeners } from '../db/schema';
 import { Conflict, Invalid, NotFound } from '../errors';
-import { joinedPage } from '../http/list';
+import { countOf, joinedPage } from '../http/list';
 import { filterConditions, idFilter } from '../http/filters';
 import { mapParam, textParam } from '../http/params';
 import type { ListQuery } from '../http/query';
 import { toResource } from '../http/serialize';
-import { pgErrorCode } from '../http/sql';
+import { rethrowConstraint } from '../http/sql';
 import { copyIntoScreener, screenerCopyIdentity } from '../surveys';
 import { currentVersionId, namingColumns } from '../surveys';
 import { engagementScope } from '../engagements';
@@ -59,7 +59,7 @@ export const SCREENER_SURVEY_FILTERS = {
 /** A page of the links in the user's screener scope, of one screener or one survey identity when given. */
 export function screenerSurveyLinkPage(db: Db, user: AuthUser, q: ListQuery<(typeof SCREENER_SURVEY_SORTS)[number], typeof SCREENER_SURVEY_FILTERS>) {
   const where = and(screenerScope(user), ...filterConditions(q.filters, SCREENER_SURVEY_FILTERS));
-  const counted = db.select({ n: count() }).from(screenerSurveys).innerJoin(screeners, eq(screeners.id, screenerSurveys.screenerId)).$dynamic();
+  const counted = countOf(db, screenerSurveys).innerJoin(screeners, eq(screeners.id, screenerSurveys.screenerId)).$dynamic();
   const sorts = { displayOrder: screenerSurveys.displayOrder, created: screenerSurveys.created, oFormIdentity: screenerSurveys.oFormIdentity };
   return joinedPage(selectScreenerSurveyLinks(db).$dynamic(), counted, q, { where, sorts, id: screenerSurveys.id });
 }
@@ -146,11 +146,12 @@ export async function addScreenerSurvey(
         .values({ ...values, oFormIdentity: copy.identity })
         .returning();
     })
-    .catch((error: unknown) => {
-      if (pgErrorCode(error).code === '23505') throw new Conflict(SURVEY_ALREADY_LINKED, '/data/attributes/oFormIdentity');
-      if (pgErrorCode(error).code === '23503') throw new Invalid([{ pointer: '/data/attributes/screenerId', detail: chooseFromList('a screener') }]);
-      throw error;
-    });
+    .catch((error: unknown) =>
+      rethrowConstraint(error, {
+        unique: () => new Conflict(SURVEY_ALREADY_LINKED, '/data/attributes/oFormIdentity'),
+        foreignKey: () => new Invalid([{ pointer: '/data/attributes/screenerId', detail: chooseFromList('a screener') }]),
+      }),
+    );
   if (!row) throw new Error('insert returned no row');
   return row.id;
 }

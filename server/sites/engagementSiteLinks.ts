@@ -3,7 +3,7 @@
  * of them with their site's name and place, one, the sites a page of them names, and their
  * writes (one link per pair; the site must exist), and the engagements a site is linked to.
  */
-import { and, count, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type * as v from 'valibot';
 import {
   LINK_EXISTS,
@@ -15,10 +15,11 @@ import {
 import { chooseFromList } from '@core/validation/chooseFromList';
 import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
+import { rowWithId } from '../db/rows';
 import { countries, engagementSiteLocations, engagements, siteLocations } from '../db/schema';
 import { engagementScope } from '../engagements';
 import { Conflict, Invalid } from '../errors';
-import { joinedPage } from '../http/list';
+import { countOf, joinedPage } from '../http/list';
 import { booleanFilter, filterConditions, idFilter } from '../http/filters';
 import { searchParam } from '../http/params';
 import type { ListQuery } from '../http/query';
@@ -83,9 +84,7 @@ export const SITE_LINK_LIST_FILTERS = { ...SITE_LINK_FILTERS, searchQuery: searc
 
 export async function siteLinkPage(db: Db, user: AuthUser, q: ListQuery<(typeof ENGAGEMENT_SITE_LOCATION_SORTS)[number], typeof SITE_LINK_LIST_FILTERS>) {
   const where = and(engagementScope(user), ...filterConditions(q.filters, SITE_LINK_FILTERS), siteSearch(q.filters.searchQuery));
-  const counted = db
-    .select({ n: count() })
-    .from(engagementSiteLocations)
+  const counted = countOf(db, engagementSiteLocations)
     .innerJoin(siteLocations, eq(siteLocations.id, engagementSiteLocations.siteLocationId))
     .innerJoin(engagements, eq(engagements.id, engagementSiteLocations.engagementId))
     .$dynamic();
@@ -94,9 +93,7 @@ export async function siteLinkPage(db: Db, user: AuthUser, q: ListQuery<(typeof 
 }
 
 export async function findSiteLink(db: Db, id: number | null, user: AuthUser): Promise<SiteLinkRow | undefined> {
-  if (id === null) return undefined;
-  const [row] = await fromLinks(db).where(and(eq(engagementSiteLocations.id, id), engagementScope(user)));
-  return row as SiteLinkRow | undefined;
+  return (await rowWithId(fromLinks(db), engagementSiteLocations.id, id, engagementScope(user))) as SiteLinkRow | undefined;
 }
 
 /** The sites these links are of, each once. */

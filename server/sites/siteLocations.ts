@@ -17,14 +17,15 @@ import {
 } from '@core/model/siteLocation';
 import { chooseFromList } from '@core/validation/chooseFromList';
 import type { Db } from '../db/open';
+import { rowExists, rowWithId } from '../db/rows';
 import { countries, engagementSiteLocations, engagements, siteLocations } from '../db/schema';
 import { Conflict, Invalid } from '../errors';
 import { booleanFilter, exactTextFilter, filterConditions, idFilter, type ListFilters } from '../http/filters';
 import { idParam, mapParam, searchParam } from '../http/params';
-import { joinedPage } from '../http/list';
+import { countOf, joinedPage } from '../http/list';
 import type { ListQuery } from '../http/query';
 import { modelResource } from '../http/serialize';
-import { ilikeAny, rethrowConstraint } from '../http/sql';
+import { ilikeAny, rethrowConstraint, valueTaken } from '../http/sql';
 
 export const siteLocationColumns = {
   id: siteLocations.id,
@@ -110,27 +111,23 @@ export const siteSearch = (text: string | undefined): SQL | undefined =>
 
 export async function siteLocationPage(db: Db, q: ListQuery<(typeof SITE_LOCATION_SORTS)[number], SiteLocationFilter>) {
   const where = and(...filterConditions(q.filters, FILTERS), siteSearch(q.filters.searchQuery));
-  const counted = db.select({ n: count() }).from(siteLocations).leftJoin(countries, eq(countries.id, siteLocations.countryId)).$dynamic();
+  const counted = countOf(db, siteLocations).leftJoin(countries, eq(countries.id, siteLocations.countryId)).$dynamic();
   const { rows, total } = await joinedPage(selectSites(db).$dynamic(), counted, q, { where, sorts: sortColumns, id: siteLocations.id });
   return { rows: rows as SiteLocationRow[], total };
 }
 
 export async function findSiteLocation(db: Db, id: number | null): Promise<SiteLocationRow | undefined> {
-  if (id === null) return undefined;
-  const [row] = await selectSites(db).where(eq(siteLocations.id, id));
-  return row as SiteLocationRow | undefined;
+  return (await rowWithId(selectSites(db), siteLocations.id, id)) as SiteLocationRow | undefined;
 }
 
 async function assertCountry(db: Db, countryId: number | null | undefined) {
   if (countryId === null || countryId === undefined) return;
-  const [found] = await db.select({ id: countries.id }).from(countries).where(eq(countries.id, countryId));
-  if (!found) throw new Invalid([{ pointer: '/data/attributes/countryId', detail: UNKNOWN_COUNTRY }]);
+  if (!(await rowExists(db, countries.id, countryId))) throw new Invalid([{ pointer: '/data/attributes/countryId', detail: UNKNOWN_COUNTRY }]);
 }
 
 async function assertSiteIdFree(db: Db, siteId: string | null | undefined, exceptId?: number) {
-  if (siteId === null || siteId === undefined) return;
-  const [taken] = await db.select({ id: siteLocations.id }).from(siteLocations).where(eq(siteLocations.siteId, siteId));
-  if (taken && taken.id !== exceptId) throw new Conflict(SITE_ID_TAKEN, '/data/attributes/siteId');
+  if (siteId !== null && siteId !== undefined && (await valueTaken(db, siteLocations.siteId, siteLocations.id, siteId, exceptId)))
+    throw new Conflict(SITE_ID_TAKEN, '/data/attributes/siteId');
 }
 
 const onConstraint = (error: unknown): never =>

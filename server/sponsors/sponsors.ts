@@ -9,13 +9,14 @@ import type { SPONSOR_SORTS, SponsorInput, SponsorPatch } from '@core/model/spon
 import { chooseFromList } from '@core/validation/chooseFromList';
 import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
+import { rowExists } from '../db/rows';
 import { countries, engagements, sponsors } from '../db/schema';
 import { sponsorScope } from '../auth/guards';
 import { Conflict, Invalid } from '../errors';
-import { joinedPage } from '../http/list';
+import { countOf, joinedPage } from '../http/list';
 import { SEARCH_AND_ACTIVE } from '../http/params';
 import type { ListQuery } from '../http/query';
-import { IDENTIFICATION_TAKEN, identificationOrScope, uniqueIdentificationParam } from '../http/uniqueIdentification';
+import { assertIdentificationFree, identificationOrScope, identificationTaken, uniqueIdentificationParam } from '../http/uniqueIdentification';
 import { ilikeAny, pgErrorCode, rethrowConstraint } from '../http/sql';
 
 const UNKNOWN_COUNTRY = chooseFromList('a country');
@@ -61,7 +62,7 @@ export async function sponsorPage(db: Db, user: AuthUser, q: ListQuery<(typeof S
   }
   if (isActive !== undefined) conditions.push(eq(sponsors.isActive, isActive));
   const where = and(...conditions);
-  const counted = db.select({ n: count() }).from(sponsors).leftJoin(countries, eq(countries.id, sponsors.countryId)).$dynamic();
+  const counted = countOf(db, sponsors).leftJoin(countries, eq(countries.id, sponsors.countryId)).$dynamic();
   const page = await joinedPage(selectSponsors(db).$dynamic(), counted, q, { where, sorts: columns, id: sponsors.id });
   return { rows: page.rows as SponsorRow[], total: page.total, fields: unique.fields };
 }
@@ -80,27 +81,20 @@ export async function sponsorById(db: Db, id: number): Promise<SponsorRow> {
 
 async function assertCountry(db: Db, countryId: number | null | undefined) {
   if (countryId === null || countryId === undefined) return;
-  const [found] = await db.select({ id: countries.id }).from(countries).where(eq(countries.id, countryId));
-  if (!found) throw new Invalid([{ pointer: '/data/attributes/countryId', detail: UNKNOWN_COUNTRY }]);
-}
-
-async function assertIdentificationFree(db: Db, identification: string | undefined, exceptId?: number) {
-  if (identification === undefined) return;
-  const [taken] = await db.select({ id: sponsors.id }).from(sponsors).where(eq(sponsors.identification, identification));
-  if (taken && taken.id !== exceptId) throw new Conflict(IDENTIFICATION_TAKEN, '/data/attributes/identification');
+  if (!(await rowExists(db, countries.id, countryId))) throw new Invalid([{ pointer: '/data/attributes/countryId', detail: UNKNOWN_COUNTRY }]);
 }
 
 /** A concurrent write can still hit the unique index after the check: same answer. */
 const onConstraint = (error: unknown): never =>
   rethrowConstraint(error, {
-    unique: () => new Conflict(IDENTIFICATION_TAKEN, '/data/attributes/identification'),
+    unique: identificationTaken,
     foreignKey: () => new Invalid([{ pointer: '/data/attributes/countryId', detail: UNKNOWN_COUNTRY }]),
   });
 
 /** The new sponsor's id. */
 export async function createSponsor(db: Db, attributes: v.InferOutput<typeof SponsorInput>): Promise<number> {
   await assertCountry(db, attributes.countryId);
-  await assertIdentificationFree(db, attributes.identification);
+  await assertIdentificationFree(db, sponsors.identification, sponsors.id, attributes.identification);
   const [created] = await db.insert(sponsors).values(attributes).returning({ id: sponsors.id }).catch(onConstraint);
   if (!created) throw new Error('insert returned no row');
   return created.id;
@@ -108,7 +102,7 @@ export async function createSponsor(db: Db, attributes: v.InferOutput<typeof Spo
 
 export async function updateSponsor(db: Db, id: number, attributes: v.InferOutput<typeof SponsorPatch>) {
   await assertCountry(db, attributes.countryId);
-  await assertIdentificationFree(db, attributes.identification, id);
+  await assertIdentificationFree(db, sponsors.identification, sponsors.id, attributes.identification, id);
   if (Object.keys(attributes).length > 0) {
     await db
       .update(sponsors)

@@ -8,7 +8,7 @@ import { ALREADY_APPROVED, VERSION_RACE } from '@core/model/oformDoc';
 import type { Db } from '../db/open';
 import { oForms } from '../db/schema';
 import { Conflict, NotFound } from '../errors';
-import { pgErrorCode } from '../http/sql';
+import { rethrowConstraint } from '../http/sql';
 import { findMissingTranslations, missingTranslationsProblem } from './translations';
 
 export async function approveVersion(db: Db, version: { id: number; identity: string }, approvedBy: number): Promise<void> {
@@ -26,9 +26,8 @@ export async function approveVersion(db: Db, version: { id: number; identity: st
         .where(and(eq(oForms.identity, version.identity), eq(oForms.isApproved, true)));
       await tx.update(oForms).set({ isApproved: true, approvedAt: sql`now()`, approvedBy, modified: sql`now()` }).where(eq(oForms.id, version.id));
     })
-    .catch((error: unknown) => {
+    .catch((error: unknown) =>
       // Two versions of one identity approved at the same moment: the later one waits its turn.
-      if (pgErrorCode(error).code === '23505') throw new Conflict(VERSION_RACE);
-      throw error;
-    });
+      rethrowConstraint(error, { unique: () => new Conflict(VERSION_RACE) }),
+    );
 }

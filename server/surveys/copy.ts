@@ -17,7 +17,7 @@ import type { Conn, Db, Tx } from '../db/open';
 import { oFormContainers, oFormFieldTags, oFormFields, oFormLanguages, oFormMessages, oForms } from '../db/schema';
 import { engagementScope } from '../engagements';
 import { Conflict, Invalid } from '../errors';
-import { pgErrorCode } from '../http/sql';
+import { rethrowConstraint } from '../http/sql';
 import { selectForms } from './versions';
 
 /** A name-based UUID (RFC 4122 layout, SHA-256 truncated): the same inputs, the same identity. */
@@ -157,10 +157,7 @@ export async function copyLatestVersion(db: Db, identity: string, user: AuthUser
   if (!latest) throw new Invalid([{ pointer: '/data/attributes/copy_identity', detail: UNKNOWN_IDENTITY }]);
   return db
     .transaction((tx) => copyVersion(tx, latest.id, sameIdentities(identity)))
-    .catch((error: unknown) => {
-      if (pgErrorCode(error).code === '23505') throw new Conflict(VERSION_RACE);
-      throw error;
-    });
+    .catch((error: unknown) => rethrowConstraint(error, { unique: () => new Conflict(VERSION_RACE) }));
 }
 
 /**

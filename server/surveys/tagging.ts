@@ -4,6 +4,7 @@
  */
 import { eq, inArray } from 'drizzle-orm';
 import type { Db, Tx } from '../db/open';
+import { rowExists } from '../db/rows';
 import { oFormFieldTags, questionCategories, surveyQuestionTags, tags } from '../db/schema';
 import { Invalid } from '../errors';
 import { chooseFromList } from '@core/validation/chooseFromList';
@@ -14,8 +15,7 @@ export const UNKNOWN_TAG = chooseFromList('a tag');
 /** The category named at `pointer` (a JSON pointer into the body), when one is named, exists. */
 export async function assertCategory(db: Db, id: number | null | undefined, pointer: string) {
   if (id === null || id === undefined) return;
-  const [found] = await db.select({ id: questionCategories.id }).from(questionCategories).where(eq(questionCategories.id, id));
-  if (!found) throw new Invalid([{ pointer, detail: UNKNOWN_CATEGORY }]);
+  if (!(await rowExists(db, questionCategories.id, id))) throw new Invalid([{ pointer, detail: UNKNOWN_CATEGORY }]);
 }
 
 /** Every tag of `tagIds` exists; each one that does not is a 422 at its place in the list. */

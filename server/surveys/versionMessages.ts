@@ -15,7 +15,7 @@ import { tablePage } from '../http/list';
 import { filterConditions, idFilter } from '../http/filters';
 import { mapParam, textParam } from '../http/params';
 import type { ListQuery } from '../http/query';
-import { pgErrorCode } from '../http/sql';
+import { rethrowConstraint } from '../http/sql';
 import { lockEditable } from './versions';
 
 export const MESSAGE_EXISTS = 'This version already has a message of this type in this language; change that one instead.';
@@ -61,10 +61,7 @@ export async function addVersionMessage(
         .returning();
       return created;
     })
-    .catch((error: unknown) => {
-      if (pgErrorCode(error).code === '23505') throw new Conflict(MESSAGE_EXISTS, '/data/attributes/messageType');
-      throw error;
-    });
+    .catch((error: unknown) => rethrowConstraint(error, { unique: () => new Conflict(MESSAGE_EXISTS, '/data/attributes/messageType') }));
   if (!row) throw new Error('insert returned no row');
   return row;
 }

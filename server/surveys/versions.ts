@@ -3,16 +3,17 @@
  * user's sponsor scope or listed there a page at a time, and the lock every write to a version takes: approved versions never
  * change (SPEC section 4), so each write locks the version's row and refuses an approved one.
  */
-import { and, count, eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { APPROVED_IMMUTABLE, type OFORM_SORTS } from '@core/model/oformDoc';
 import type { AuthUser } from '../context';
 import type { Conn, Tx } from '../db/open';
+import { rowWithId } from '../db/rows';
 import { engagements, oForms, sponsors } from '../db/schema';
 import { engagementScope } from '../engagements';
 import { Conflict, NotFound } from '../errors';
 import { booleanFilter, filterConditions, idFilter } from '../http/filters';
 import { booleanParam, searchParam, textParam } from '../http/params';
-import { joinedPage } from '../http/list';
+import { countOf, joinedPage } from '../http/list';
 import type { ListQuery } from '../http/query';
 import { ilikeAny } from '../http/sql';
 
@@ -70,9 +71,7 @@ export const namingColumns = { title: oForms.title, version: oForms.version, isA
 
 /** A version the user may reach, or undefined (another sponsor's answers as unknown). */
 export async function findForm(db: Conn, id: number | null, user: AuthUser): Promise<FormRow | undefined> {
-  if (id === null) return undefined;
-  const [row] = await selectForms(db).where(and(eq(oForms.id, id), engagementScope(user)));
-  return row;
+  return rowWithId(selectForms(db), oForms.id, id, engagementScope(user));
 }
 
 /**
@@ -121,9 +120,7 @@ export function formPage(db: Conn, user: AuthUser, q: ListQuery<(typeof OFORM_SO
   if (q.filters.currentOnly) conditions.push(eq(oForms.id, currentVersionId(oForms.identity)));
   if (q.filters.searchQuery?.trim()) conditions.push(ilikeAny([oForms.title, oForms.identity, engagements.name, sponsors.name], q.filters.searchQuery));
   const where = and(...conditions);
-  const counted = db
-    .select({ n: count() })
-    .from(oForms)
+  const counted = countOf(db, oForms)
     .innerJoin(engagements, eq(engagements.id, oForms.engagementId))
     .innerJoin(sponsors, eq(sponsors.id, engagements.sponsorId))
     .$dynamic();

@@ -4,7 +4,7 @@
  * cannot be removed: every role or activity change holds the Super User role's row and is
  * rolled back when none would be left.
  */
-import { and, count, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Relationship } from '@core/jsonapi';
 import { ROLE_TYPE, type RoleName, type USER_SORTS, type UserInput, type UserPatch } from '@core/model/user';
 import type * as v from 'valibot';
@@ -19,7 +19,7 @@ import { rolesOfUsers, sponsorsOfUsers, type UserLink } from '../auth/users';
 import { revokeUserTokens } from '../auth/tokens';
 import { Conflict, DomainError, Forbidden, Invalid } from '../errors';
 import { parseId, type ListQuery } from '../http/query';
-import { ilikeAny, rethrowConstraint } from '../http/sql';
+import { ilikeAny, rethrowConstraint, valueTakenIgnoringCase } from '../http/sql';
 import type { SEARCH_AND_ACTIVE } from '../http/params';
 import { tablePage } from '../http/list';
 
@@ -96,12 +96,8 @@ async function roleIdsByName(db: Db): Promise<Map<RoleName, number>> {
 
 /** Refuses an address another user (other than `exceptId`) already has. */
 export async function assertEmailFree(db: Db, email: string | null | undefined, exceptId?: number) {
-  if (!email) return;
-  const [taken] = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(sql`lower(${users.email}) = lower(${email})`, exceptId ? ne(users.id, exceptId) : undefined));
-  if (taken) throw new Conflict(USER_MESSAGES.emailTaken, '/data/attributes/email');
+  if (email && (await valueTakenIgnoringCase(db, users.email, users.id, email, exceptId)))
+    throw new Conflict(USER_MESSAGES.emailTaken, '/data/attributes/email');
 }
 
 /** A concurrent write can still hit a unique index after the checks: same answers. */
