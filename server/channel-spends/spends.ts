@@ -8,7 +8,7 @@ import { SPEND_PERIOD_INVALID } from '@core/model/channelSpend';
 import { chooseFromList } from '@core/validation/chooseFromList';
 import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
-import { rowWithId } from '../db/rows';
+import { rowWithId, insertedRow } from '../db/rows';
 import { channelSpends, mediaChannels, screeners } from '../db/schema';
 import { screenerScope } from '../screeners';
 import { dateFilter, exactTextFilter, filterConditions, idFilter } from '../http/filters';
@@ -67,8 +67,7 @@ type SpendValues = typeof channelSpends.$inferInsert;
 /** Stores a spend on a channel the user may reach; answers its id. */
 export async function createSpend(db: Db, values: SpendValues, user: AuthUser): Promise<number> {
   await assertChannel(db, values.mediaChannelId, user);
-  const [row] = await db.insert(channelSpends).values(values).returning({ id: channelSpends.id });
-  if (!row) throw new Error('insert returned no row');
+  const row = await insertedRow(db.insert(channelSpends).values(values).returning({ id: channelSpends.id }));
   return row.id;
 }
 

@@ -9,7 +9,7 @@ import type { ChannelFigure } from '../participant';
 import { MEDIA_CHANNEL_TYPES, type MEDIA_CHANNEL_SORTS, type MediaChannel, type ServedSurvey } from '@core/model/mediaChannel';
 import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
-import { rowWithId } from '../db/rows';
+import { rowWithId, insertedRow } from '../db/rows';
 import { mediaChannelSurveys, mediaChannels, oForms, screenerSurveys, screeners, sponsors } from '../db/schema';
 import { Conflict, Invalid } from '../errors';
 import { booleanFilter, choiceFilter, filterConditions, idFilter } from '../http/filters';
@@ -106,8 +106,7 @@ type ChannelValues = typeof mediaChannels.$inferInsert;
 
 /** Stores a new channel; answers its id. */
 export async function createChannel(db: Db, values: ChannelValues): Promise<number> {
-  const [row] = await db.insert(mediaChannels).values(values).returning({ id: mediaChannels.id }).catch(onConstraint);
-  if (!row) throw new Error('insert returned no row');
+  const row = await insertedRow(db.insert(mediaChannels).values(values).returning({ id: mediaChannels.id }).catch(onConstraint));
   return row.id;
 }
 
@@ -206,12 +205,13 @@ export async function addChannelSurvey(db: Db, channel: ChannelRow, values: Chan
     .from(screenerSurveys)
     .where(and(eq(screenerSurveys.screenerId, channel.screenerId), eq(screenerSurveys.oFormIdentity, values.oFormIdentity)));
   if (!served) throw new Invalid([{ pointer: '/data/attributes/oFormIdentity', detail: SURVEY_NOT_IN_SCREENER }]);
-  const [row] = await db
-    .insert(mediaChannelSurveys)
-    .values(values)
-    .returning()
-    .catch((error: unknown) => rethrowConstraint(error, { unique: () => new Conflict(SURVEY_ALREADY_ON_CHANNEL, '/data/attributes/oFormIdentity') }));
-  if (!row) throw new Error('insert returned no row');
+  const row = await insertedRow(
+    db
+      .insert(mediaChannelSurveys)
+      .values(values)
+      .returning()
+      .catch((error: unknown) => rethrowConstraint(error, { unique: () => new Conflict(SURVEY_ALREADY_ON_CHANNEL, '/data/attributes/oFormIdentity') })),
+  );
   return row.id;
 }
 

@@ -8,6 +8,7 @@ import { tablePage } from '../http/list';
 import { searchParam } from '../http/params';
 import type { ListQuery } from '../http/query';
 import { ilikeAny, rethrowConstraint, valueTaken } from '../http/sql';
+import { insertedRow } from '../db/rows';
 
 export const CONTACT_FIELD_NAME_TAKEN = 'Another contact field already has this name.';
 
@@ -47,8 +48,7 @@ export async function findContactField(db: Db, id: number): Promise<ContactField
 }
 
 export async function createContactField(db: Db, values: ContactFieldValues): Promise<ContactFieldRow> {
-  const [row] = await db.insert(contactFields).values(values).returning().catch(onConstraint);
-  if (!row) throw new Error('insert returned no row');
+  const row = await insertedRow(db.insert(contactFields).values(values).returning().catch(onConstraint));
   return row;
 }
 

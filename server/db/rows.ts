@@ -47,3 +47,13 @@ export async function rowExists(db: Conn, idColumn: PgColumn, id: number): Promi
   const [found] = await db.select({ id: idColumn }).from(idColumn.table).where(eq(idColumn, id));
   return found !== undefined;
 }
+
+/**
+ * The row an `insert … returning` answers: an insert that answers none is a fault of the
+ * database or driver, not a case for the caller.
+ */
+export async function insertedRow<R>(inserted: PromiseLike<R[]>): Promise<R> {
+  const [row] = await inserted;
+  if (!row) throw new Error('insert returned no row');
+  return row;
+}

@@ -20,7 +20,7 @@ import {
 import { chooseFromList } from '@core/validation/chooseFromList';
 import type { AuthUser } from '../context';
 import type { Db, Tx } from '../db/open';
-import { rowExists, rowWithId } from '../db/rows';
+import { rowExists, rowWithId, insertedRow } from '../db/rows';
 import {
   campaignTypes,
   engagementCampaignTypes,
@@ -344,11 +344,12 @@ export async function createEngagement(
   const ownerUserId = attributes.ownerUserId === undefined ? user.id : attributes.ownerUserId;
   return db
     .transaction(async (tx) => {
-      const [created] = await tx
-        .insert(engagements)
-        .values({ ...attributes, ownerUserId })
-        .returning({ id: engagements.id });
-      if (!created) throw new Error('insert returned no row');
+      const created = await insertedRow(
+        tx
+          .insert(engagements)
+          .values({ ...attributes, ownerUserId })
+          .returning({ id: engagements.id }),
+      );
       await writeLinks(tx, created.id, lists);
       return created.id;
     })

@@ -14,6 +14,7 @@ import type { ListQuery } from '../http/query';
 import type { SEARCH_AND_ACTIVE } from '../http/params';
 import { ilikeAny, rethrowConstraint, valueTakenIgnoringCase } from '../http/sql';
 import { LANGUAGE_MESSAGES } from './translations';
+import { insertedRow } from '../db/rows';
 
 export type LanguageRow = typeof languages.$inferSelect;
 
@@ -64,8 +65,7 @@ export async function findLanguage(db: Db, id: number | null): Promise<LanguageR
 
 export async function createLanguage(db: Db, attributes: v.InferOutput<typeof LanguageInput>): Promise<LanguageRow> {
   await assertIsoCodeFree(db, attributes.isoCode);
-  const [row] = await db.insert(languages).values(attributes).returning().catch(onConstraint);
-  if (!row) throw new Error('insert returned no row');
+  const row = await insertedRow(db.insert(languages).values(attributes).returning().catch(onConstraint));
   return row;
 }
 

@@ -14,6 +14,7 @@ import { closeGaps, moveTo } from '../surveys';
 import type { OptionContext, QuestionContext } from './parts';
 import { touchSurvey } from './surveys';
 import { resolveTransition, type Transition } from './transitions';
+import { insertedRow } from '../db/rows';
 
 const optionSiblings = (tx: Tx, questionId: number) =>
   tx
@@ -39,17 +40,18 @@ export async function createOption(db: Db, context: QuestionContext, attributes:
     const n = siblings.length + 1;
     // Added after the others, then moved in front of a 'None of the Above' that is last.
     const position = newOptionIndex(siblings) + 1;
-    const [created] = await tx
-      .insert(surveyOptions)
-      .values({
-        ...attributes,
-        ...transition,
-        label: attributes.label ?? `Option ${n}`,
-        value: attributes.value ?? String(n),
-        displayOrder: n,
-      })
-      .returning({ id: surveyOptions.id });
-    if (!created) throw new Error('insert returned no row');
+    const created = await insertedRow(
+      tx
+        .insert(surveyOptions)
+        .values({
+          ...attributes,
+          ...transition,
+          label: attributes.label ?? `Option ${n}`,
+          value: attributes.value ?? String(n),
+          displayOrder: n,
+        })
+        .returning({ id: surveyOptions.id }),
+    );
     await closeGaps(tx, surveyOptions, siblings);
     if (position < n) await moveTo(tx, surveyOptions, await optionSiblings(tx, context.question.id), created.id, position);
     return created.id;

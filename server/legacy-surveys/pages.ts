@@ -14,6 +14,7 @@ import { closeGaps, moveTo } from '../surveys';
 import type { PageContext } from './parts';
 import { touchSurvey } from './surveys';
 import { jumpsTo } from './transitions';
+import { insertedRow } from '../db/rows';
 
 const pageSiblings = (tx: Tx, surveyId: number) =>
   tx
@@ -33,16 +34,17 @@ export async function createPage(db: Db, attributes: InferOutput<typeof PageInpu
       .returning({ pageCounter: surveys.pageCounter });
     if (!raised) throw new Error('survey vanished');
     const siblings = await pageSiblings(tx, attributes.surveyId);
-    const [created] = await tx
-      .insert(surveyPages)
-      .values({
-        surveyId: attributes.surveyId,
-        title: attributes.title ?? newPageTitle(raised.pageCounter - 1),
-        isActive: attributes.isActive,
-        displayOrder: siblings.length + 1,
-      })
-      .returning({ id: surveyPages.id });
-    if (!created) throw new Error('insert returned no row');
+    const created = await insertedRow(
+      tx
+        .insert(surveyPages)
+        .values({
+          surveyId: attributes.surveyId,
+          title: attributes.title ?? newPageTitle(raised.pageCounter - 1),
+          isActive: attributes.isActive,
+          displayOrder: siblings.length + 1,
+        })
+        .returning({ id: surveyPages.id }),
+    );
     await closeGaps(tx, surveyPages, siblings);
     return created.id;
   });

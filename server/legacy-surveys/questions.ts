@@ -17,6 +17,7 @@ import { addNoneOfTheAboveIfEmpty } from './options';
 import type { PageContext, QuestionContext } from './parts';
 import { touchSurvey } from './surveys';
 import { leavesDobOnlyTarget } from './transitions';
+import { insertedRow } from '../db/rows';
 
 const questionSiblings = (tx: Tx, pageId: number) =>
   tx
@@ -44,17 +45,18 @@ export async function createQuestion(db: Db, context: PageContext, attributes: I
   return db.transaction(async (tx) => {
     await touchSurvey(tx, context.survey.id);
     const siblings = await questionSiblings(tx, context.page.id);
-    const [created] = await tx
-      .insert(surveyQuestions)
-      .values({
-        ...values,
-        questionType: type,
-        title: values.title ?? PLACEHOLDER_TITLE,
-        translations: values.translations ?? {},
-        displayOrder: siblings.length + 1,
-      })
-      .returning({ id: surveyQuestions.id });
-    if (!created) throw new Error('insert returned no row');
+    const created = await insertedRow(
+      tx
+        .insert(surveyQuestions)
+        .values({
+          ...values,
+          questionType: type,
+          title: values.title ?? PLACEHOLDER_TITLE,
+          translations: values.translations ?? {},
+          displayOrder: siblings.length + 1,
+        })
+        .returning({ id: surveyQuestions.id }),
+    );
     await closeGaps(tx, surveyQuestions, siblings);
     await writeTags(tx, { question: created.id }, tagIds);
     if (type === 'multiple') await addNoneOfTheAboveIfEmpty(tx, created.id);

@@ -23,7 +23,7 @@ import {
 import { newPageTitle } from '@core/oform/authoring';
 import type { AuthUser } from '../context';
 import type { Conn, Db, Tx } from '../db/open';
-import { rowWithId } from '../db/rows';
+import { rowWithId, insertedRow } from '../db/rows';
 import { engagements, sponsors, surveyPages, surveys } from '../db/schema';
 import { engagementScope } from '../engagements';
 import { booleanFilter, filterConditions, idFilter } from '../http/filters';
@@ -144,11 +144,12 @@ export async function listSurveys(db: Db, user: AuthUser, q: ListQuery<SurveySor
 /** A new survey (of an engagement the caller checked the user may reach) with its first page, 'New Page 1'. */
 export async function createSurvey(db: Db, attributes: InferOutput<typeof SurveyInput>): Promise<number> {
   return db.transaction(async (tx) => {
-    const [created] = await tx
-      .insert(surveys)
-      .values({ ...attributes, globalId: randomUUID(), pageCounter: 1 })
-      .returning({ id: surveys.id });
-    if (!created) throw new Error('insert returned no row');
+    const created = await insertedRow(
+      tx
+        .insert(surveys)
+        .values({ ...attributes, globalId: randomUUID(), pageCounter: 1 })
+        .returning({ id: surveys.id }),
+    );
     await tx.insert(surveyPages).values({ surveyId: created.id, title: newPageTitle(0), displayOrder: 1 });
     return created.id;
   });

@@ -12,6 +12,7 @@ import { rethrowConstraint } from '../http/sql';
 import { copiesMadeFor, copyIntoScreener, existingIdentities, screenerCopyIdentity } from '../surveys';
 import { lockedProblem, type ScreenerRow } from './access';
 import { NOT_A_CLONE, SCREENER_HAS_MEDIA_CHANNELS, mediaChannelCount, onConstraint } from './screeners';
+import { insertedRow } from '../db/rows';
 
 /** One survey of a clone brought up to date: the new version of its copy, and where it came from. */
 export interface SurveyRefresh {
@@ -23,24 +24,25 @@ export interface SurveyRefresh {
 
 /** Copies a screener with everything hanging off it, in the caller's transaction. */
 async function cloneScreener(tx: Tx, source: ScreenerRow, title: string, userId: number): Promise<number> {
-  const [copy] = await tx
-    .insert(screeners)
-    .values({
-      title,
-      description: source.description,
-      sponsorId: source.sponsorId,
-      userId,
-      screenerType: source.screenerType,
-      isActive: source.isActive,
-      isLocked: false,
-      isTest: source.isTest,
-      isInterestVisible: source.isInterestVisible,
-      translations: source.translations,
-      styles: source.styles,
-      clonedFromId: source.id,
-    })
-    .returning({ id: screeners.id });
-  if (!copy) throw new Error('insert returned no row');
+  const copy = await insertedRow(
+    tx
+      .insert(screeners)
+      .values({
+        title,
+        description: source.description,
+        sponsorId: source.sponsorId,
+        userId,
+        screenerType: source.screenerType,
+        isActive: source.isActive,
+        isLocked: false,
+        isTest: source.isTest,
+        isInterestVisible: source.isInterestVisible,
+        translations: source.translations,
+        styles: source.styles,
+        clonedFromId: source.id,
+      })
+      .returning({ id: screeners.id }),
+  );
   const id = copy.id;
   const from = source.id;
   await tx.execute(sql`insert into ${screenerMessages} (screener_id, outcome, consent_message, contact_form_message, translations)

@@ -18,7 +18,7 @@ import {
 import { chooseFromList } from '@core/validation/chooseFromList';
 import type { AuthUser } from '../context';
 import type { Db, Tx } from '../db/open';
-import { rowExists } from '../db/rows';
+import { rowExists, insertedRow } from '../db/rows';
 import { engagementScreeners, engagements, languages, mediaChannels, screenerLanguages, screenerMessages, screeners, sponsors } from '../db/schema';
 import { toManyIds } from '../http/body';
 import { Conflict, Invalid } from '../errors';
@@ -208,11 +208,12 @@ export async function createScreener(
   const { messages, ...values } = attributes;
   return db
     .transaction(async (tx) => {
-      const [row] = await tx
-        .insert(screeners)
-        .values({ ...values, userId: user.id })
-        .returning({ id: screeners.id });
-      if (!row) throw new Error('insert returned no row');
+      const row = await insertedRow(
+        tx
+          .insert(screeners)
+          .values({ ...values, userId: user.id })
+          .returning({ id: screeners.id }),
+      );
       await writeMessages(tx, row.id, messages);
       if (links.languages) await writeLanguages(tx, row.id, links.languages);
       if (links.engagements) await writeEngagements(tx, row.id, links.engagements);

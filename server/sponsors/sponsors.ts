@@ -9,7 +9,7 @@ import type { SPONSOR_SORTS, SponsorInput, SponsorPatch } from '@core/model/spon
 import { chooseFromList } from '@core/validation/chooseFromList';
 import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
-import { rowExists } from '../db/rows';
+import { rowExists, insertedRow } from '../db/rows';
 import { countries, engagements, sponsors } from '../db/schema';
 import { sponsorScope } from '../auth/guards';
 import { Conflict, Invalid } from '../errors';
@@ -95,8 +95,7 @@ const onConstraint = (error: unknown): never =>
 export async function createSponsor(db: Db, attributes: v.InferOutput<typeof SponsorInput>): Promise<number> {
   await assertCountry(db, attributes.countryId);
   await assertIdentificationFree(db, sponsors.identification, sponsors.id, attributes.identification);
-  const [created] = await db.insert(sponsors).values(attributes).returning({ id: sponsors.id }).catch(onConstraint);
-  if (!created) throw new Error('insert returned no row');
+  const created = await insertedRow(db.insert(sponsors).values(attributes).returning({ id: sponsors.id }).catch(onConstraint));
   return created.id;
 }
 

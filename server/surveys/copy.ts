@@ -19,6 +19,7 @@ import { engagementScope } from '../engagements';
 import { Conflict, Invalid } from '../errors';
 import { rethrowConstraint } from '../http/sql';
 import { selectForms } from './versions';
+import { insertedRow } from '../db/rows';
 
 /** A name-based UUID (RFC 4122 layout, SHA-256 truncated): the same inputs, the same identity. */
 export function derivedIdentity(namespace: string, name: string): string {
@@ -74,19 +75,20 @@ export async function copyVersion(tx: Tx, sourceId: number, target: CopyTarget):
     .select({ n: max(oForms.version) })
     .from(oForms)
     .where(eq(oForms.identity, target.identity));
-  const [created] = await tx
-    .insert(oForms)
-    .values({
-      identity: target.identity,
-      version: (top?.n ?? 0) + 1,
-      title: source.title,
-      isActive: source.isActive,
-      engagementId: source.engagementId,
-      sponsorId: source.sponsorId,
-      containerCount: source.containerCount,
-    })
-    .returning({ id: oForms.id });
-  if (!created) throw new Error('insert returned no row');
+  const created = await insertedRow(
+    tx
+      .insert(oForms)
+      .values({
+        identity: target.identity,
+        version: (top?.n ?? 0) + 1,
+        title: source.title,
+        isActive: source.isActive,
+        engagementId: source.engagementId,
+        sponsorId: source.sponsorId,
+        containerCount: source.containerCount,
+      })
+      .returning({ id: oForms.id }),
+  );
   const langs = await tx.select().from(oFormLanguages).where(eq(oFormLanguages.oFormId, source.id));
   if (langs.length) await tx.insert(oFormLanguages).values(langs.map((l) => ({ oFormId: created.id, languageId: l.languageId })));
 
@@ -95,11 +97,12 @@ export async function copyVersion(tx: Tx, sourceId: number, target: CopyTarget):
   // Pages first, then their child containers (whose parents then have new ids).
   for (const container of [...containers.filter((x) => x.parentId === null), ...containers.filter((x) => x.parentId !== null)]) {
     const { id: oldId, oFormId: _form, parentId, identity, ...rest } = container;
-    const [copy] = await tx
-      .insert(oFormContainers)
-      .values({ ...rest, identity: target.rename(identity), oFormId: created.id, parentId: parentId === null ? null : (newIds.get(parentId) ?? null) })
-      .returning({ id: oFormContainers.id });
-    if (!copy) throw new Error('insert returned no row');
+    const copy = await insertedRow(
+      tx
+        .insert(oFormContainers)
+        .values({ ...rest, identity: target.rename(identity), oFormId: created.id, parentId: parentId === null ? null : (newIds.get(parentId) ?? null) })
+        .returning({ id: oFormContainers.id }),
+    );
     newIds.set(oldId, copy.id);
   }
   const fields = containers.length
@@ -116,16 +119,17 @@ export async function copyVersion(tx: Tx, sourceId: number, target: CopyTarget):
     : [];
   for (const field of fields) {
     const { id: oldId, containerId, identity, configuration, ...rest } = field;
-    const [copy] = await tx
-      .insert(oFormFields)
-      .values({
-        ...rest,
-        identity: target.rename(identity),
-        containerId: newIds.get(containerId) ?? containerId,
-        configuration: retarget(configuration as FieldConfiguration, target),
-      })
-      .returning({ id: oFormFields.id });
-    if (!copy) throw new Error('insert returned no row');
+    const copy = await insertedRow(
+      tx
+        .insert(oFormFields)
+        .values({
+          ...rest,
+          identity: target.rename(identity),
+          containerId: newIds.get(containerId) ?? containerId,
+          configuration: retarget(configuration as FieldConfiguration, target),
+        })
+        .returning({ id: oFormFields.id }),
+    );
     const fieldTags = await tx.select().from(oFormFieldTags).where(eq(oFormFieldTags.fieldId, oldId));
     if (fieldTags.length) await tx.insert(oFormFieldTags).values(fieldTags.map((t) => ({ fieldId: copy.id, tagId: t.tagId })));
   }

@@ -16,6 +16,7 @@ import { Conflict, Invalid } from '../errors';
 import { closeGaps, moveTo } from './ordering';
 import { loadStructure, type ContainerRow } from './structure';
 import { findForm, lockEditable, type FormRow } from './versions';
+import { insertedRow } from '../db/rows';
 
 /** A container with its version, found in the user's scope. */
 export interface ContainerContext {
@@ -61,20 +62,21 @@ export async function createContainer(db: Db, form: FormRow, attributes: v.Infer
     }
     const siblings = await containerSiblings(tx, form.id, attributes.parentId);
     const pages = attributes.parentId === null ? siblings.length : (await containerSiblings(tx, form.id, null)).length;
-    const [created] = await tx
-      .insert(oFormContainers)
-      .values({
-        oFormId: form.id,
-        identity: randomUUID(),
-        title: attributes.title ?? newPageTitle(pages),
-        isActive: attributes.isActive,
-        containerType: attributes.parentId === null ? 'root_container' : 'child_container',
-        parentId: attributes.parentId,
-        displayOrder: siblings.length + 1,
-        translations: attributes.translations,
-      })
-      .returning({ id: oFormContainers.id });
-    if (!created) throw new Error('insert returned no row');
+    const created = await insertedRow(
+      tx
+        .insert(oFormContainers)
+        .values({
+          oFormId: form.id,
+          identity: randomUUID(),
+          title: attributes.title ?? newPageTitle(pages),
+          isActive: attributes.isActive,
+          containerType: attributes.parentId === null ? 'root_container' : 'child_container',
+          parentId: attributes.parentId,
+          displayOrder: siblings.length + 1,
+          translations: attributes.translations,
+        })
+        .returning({ id: oFormContainers.id }),
+    );
     await closeGaps(tx, oFormContainers, siblings);
     await recountPages(tx, form.id);
     return created.id;

@@ -22,6 +22,7 @@ import { findContainer, type ContainerContext } from './pages';
 import { loadStructure, pageOf, type Structure } from './structure';
 import { assertCategory, assertTags, writeTags } from './tagging';
 import { lockEditable } from './versions';
+import { insertedRow } from '../db/rows';
 
 /** A question with its container and version, found in the user's scope. */
 export interface FieldContext extends ContainerContext {
@@ -114,20 +115,21 @@ export async function createQuestion(db: Db, user: AuthUser, context: ContainerC
     await lockEditable(tx, context.form.id);
     await assertTransitions(tx, user, context, { id: null, type, configuration, typeChanged: true });
     const siblings = await fieldSiblings(tx, context.container.id);
-    const [created] = await tx
-      .insert(oFormFields)
-      .values({
-        identity: randomUUID(),
-        containerId: context.container.id,
-        title: attributes.title ?? PLACEHOLDER_TITLE,
-        type,
-        categoryId: attributes.categoryId ?? null,
-        isActive: attributes.isActive,
-        displayOrder: siblings.length + 1,
-        configuration,
-      })
-      .returning({ id: oFormFields.id });
-    if (!created) throw new Error('insert returned no row');
+    const created = await insertedRow(
+      tx
+        .insert(oFormFields)
+        .values({
+          identity: randomUUID(),
+          containerId: context.container.id,
+          title: attributes.title ?? PLACEHOLDER_TITLE,
+          type,
+          categoryId: attributes.categoryId ?? null,
+          isActive: attributes.isActive,
+          displayOrder: siblings.length + 1,
+          configuration,
+        })
+        .returning({ id: oFormFields.id }),
+    );
     await closeGaps(tx, oFormFields, siblings);
     await writeTags(tx, { field: created.id }, attributes.tagIds);
     return created.id;

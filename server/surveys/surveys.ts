@@ -12,6 +12,7 @@ import type { Db } from '../db/open';
 import { oFormContainers, oForms } from '../db/schema';
 import { writeFormLanguages } from './translations';
 import { lockEditable } from './versions';
+import { insertedRow } from '../db/rows';
 
 /** Version 1 of a new survey identity, in the engagement's sponsor, with one page. Answers its id. */
 export async function createSurvey(
@@ -21,11 +22,12 @@ export async function createSurvey(
   languageIds: number[] | undefined,
 ): Promise<number> {
   return db.transaction(async (tx) => {
-    const [created] = await tx
-      .insert(oForms)
-      .values({ ...attributes, identity: randomUUID(), version: 1, sponsorId: engagement.sponsorId, containerCount: 1 })
-      .returning({ id: oForms.id });
-    if (!created) throw new Error('insert returned no row');
+    const created = await insertedRow(
+      tx
+        .insert(oForms)
+        .values({ ...attributes, identity: randomUUID(), version: 1, sponsorId: engagement.sponsorId, containerCount: 1 })
+        .returning({ id: oForms.id }),
+    );
     await tx.insert(oFormContainers).values({ oFormId: created.id, identity: randomUUID(), title: newPageTitle(0), displayOrder: 1 });
     await writeFormLanguages(tx, created.id, languageIds ?? []);
     return created.id;

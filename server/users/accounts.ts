@@ -22,6 +22,7 @@ import { parseId, type ListQuery } from '../http/query';
 import { ilikeAny, rethrowConstraint, valueTakenIgnoringCase } from '../http/sql';
 import type { SEARCH_AND_ACTIVE } from '../http/params';
 import { tablePage } from '../http/list';
+import { insertedRow } from '../db/rows';
 
 export const USER_MESSAGES = {
   usernameTaken: 'This username is already in use.',
@@ -154,11 +155,12 @@ export async function createUser(
   const passwordHash = await hashPassword(password);
   return db
     .transaction(async (tx) => {
-      const [created] = await tx
-        .insert(users)
-        .values({ ...values, passwordHash, mustChangePassword: true })
-        .returning({ id: users.id });
-      if (!created) throw new Error('insert returned no row');
+      const created = await insertedRow(
+        tx
+          .insert(users)
+          .values({ ...values, passwordHash, mustChangePassword: true })
+          .returning({ id: users.id }),
+      );
       await tx.insert(userRoles).values(roleIds.map((roleId) => ({ userId: created.id, roleId })));
       if (sponsorIds.length) await tx.insert(userSponsors).values(sponsorIds.map((sponsorId) => ({ userId: created.id, sponsorId })));
       return created.id;
