@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fireEvent, screen } from '@testing-library/react';
 import { COPIED } from '../../admin/sections/media-channels/View';
 import { makeUser, renderAdmin, stubClipboard } from './helpers';
@@ -7,10 +7,6 @@ import { makeMediaChannel, mediaChannelAnswers } from './fixtures';
 const channel = makeMediaChannel(12, { title: 'Instagram post', domain: 'instagram.com', channelType: 'Social Media', share: 3 });
 
 const handler = mediaChannelAnswers(channel);
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
 
 describe('Media channel participant link', () => {
   it('shows the hosted page link with a QR code and copies it', async () => {
