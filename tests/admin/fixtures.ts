@@ -103,3 +103,16 @@ export function makeEngagementAttributes(overrides: Record<string, unknown> = {}
     ...overrides,
   };
 }
+
+/**
+ * The media channel screens' answers for `channel`: the channel itself and, empty, the survey lists
+ * its view asks for (and the `emptyLists` paths named); anything else goes to `next`.
+ */
+export const mediaChannelAnswers =
+  (channel: MediaChannel, next: Handler = () => undefined, emptyLists: readonly string[] = []): Handler =>
+  (request, url) => {
+    const path = url.pathname.replace(/^\/api\//, '');
+    if (path === `media-channels/${channel.id}`) return json(resourceDocument('media-channels', channel));
+    if (path === 'media-channel-surveys' || path === 'screener-surveys' || emptyLists.includes(path)) return json(listDocument(path, []));
+    return next(request, url);
+  };

@@ -11,7 +11,7 @@ import {
   campaignLink,
 } from '@core/model/mediaChannel';
 import { json, listDocument, makeUser, renderAdmin, resourceDocument, sentAttributes, stubClipboard, type Handler, type Recorded } from './helpers';
-import { makeMediaChannel } from './fixtures';
+import { makeMediaChannel, mediaChannelAnswers } from './fixtures';
 import type { MediaChannel } from '@core/model/mediaChannel';
 import { DETAILED_EVENTS_WARNING, EVENTS_POLICY_LABELS } from '@core/model/eventsPolicy';
 import { HOST_EVENTS } from '@core/participant/hostEvents';
@@ -51,12 +51,10 @@ const handler: Handler = async (request, url) => {
     const { data } = (await request.json()) as { data: { attributes: Record<string, unknown> } };
     return json(resourceDocument('media-channels', { ...channel, ...data.attributes }));
   }
-  if (path === 'media-channels/9') return json(resourceDocument('media-channels', channel));
   if (path === 'screeners/5') return json(resourceDocument('screeners', { id: 5, title: 'Heart screener', sponsorId: 7, sponsorName: 'Acme Pharma' }));
   if (path === 'media-channels/9/served-surveys') return json(listDocument('served-surveys', served));
   if (path === 'media-channels/9/embed-problems') return json(listDocument('embed-problems', problems));
-  if (path === 'media-channel-surveys' || path === 'screener-surveys') return json(listDocument(path, []));
-  return undefined;
+  return mediaChannelAnswers(channel)(request, url);
 };
 
 afterEach(() => {

@@ -1,21 +1,12 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fireEvent, screen } from '@testing-library/react';
 import { COPIED } from '../../admin/sections/media-channels/View';
-import { json, listDocument, makeUser, renderAdmin, resourceDocument, stubClipboard, type Handler } from './helpers';
-import { makeMediaChannel } from './fixtures';
+import { makeUser, renderAdmin, stubClipboard } from './helpers';
+import { makeMediaChannel, mediaChannelAnswers } from './fixtures';
 
 const channel = makeMediaChannel(12, { title: 'Instagram post', domain: 'instagram.com', channelType: 'Social Media', share: 3 });
 
-const handler: Handler = (_request, url) => {
-  const path = url.pathname.replace(/^\/api\//, '');
-  if (path === 'media-channels/12') return json(resourceDocument('media-channels', channel));
-  if (path === 'media-channel-surveys' || path === 'screener-surveys') return json(listDocument(path, []));
-  return undefined;
-};
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
+const handler = mediaChannelAnswers(channel);
 
 describe('Media channel participant link', () => {
   it('shows the hosted page link with a QR code and copies it', async () => {

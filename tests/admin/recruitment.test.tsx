@@ -4,8 +4,8 @@ import { FUNNEL_FIGURES, FUNNEL_STAGES, type FunnelCounts } from '@core/model/fu
 import { readFunnelQuery, recruitmentPath, writeFunnelQuery } from '../../admin/components/funnel/funnelQuery';
 import { fillPeriods, niceMax } from '../../admin/components/charts/series';
 import { TREND_STAGES, TrendChart } from '../../admin/components/charts/Charts';
-import { captureSavedFiles, json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler, type Recorded, refusal } from './helpers';
-import { makeMediaChannel } from './fixtures';
+import { captureSavedFiles, json, listDocument, makeUser, renderAdmin, type Handler, type Recorded, refusal } from './helpers';
+import { makeMediaChannel, mediaChannelAnswers } from './fixtures';
 
 // The screen and its charts are lazy chunks; the machine is shared.
 configure({ asyncUtilTimeout: 5000 });
@@ -201,12 +201,7 @@ const channel = makeMediaChannel(9, { views: 200, submissionsStarted: 100, submi
 
 describe('funnel panels', () => {
   it("shows a media channel's funnel and links to the Recruitment screen narrowed to the channel", async () => {
-    const channelHandler: Handler = (request, url) => {
-      const path = url.pathname.replace(/^\/api\//, '');
-      if (path === 'media-channels/9') return json(resourceDocument('media-channels', channel));
-      if (path === 'media-channels/9/served-surveys' || path === 'media-channel-surveys' || path === 'screener-surveys') return json(listDocument(path, []));
-      return handler(request, url);
-    };
+    const channelHandler = mediaChannelAnswers(channel, handler, ['media-channels/9/served-surveys']);
     const { server, location } = renderAdmin({ path: '/media-channels/view/9', user: makeUser('User'), handler: channelHandler });
     const funnel = await screen.findByRole('figure', { name: 'Recruitment funnel of Partner page' });
     expect(
@@ -255,9 +250,7 @@ describe('funnel panels', () => {
     const failing: Handler = (request, url) => {
       const path = url.pathname.replace(/^\/api\//, '');
       if (path === 'recruitment-funnel') return json({ errors: [{ status: '500', title: 'Internal Server Error' }] }, 500);
-      if (path === 'media-channels/9') return json(resourceDocument('media-channels', channel));
-      if (path === 'media-channels/9/served-surveys' || path === 'media-channel-surveys' || path === 'screener-surveys') return json(listDocument(path, []));
-      return handler(request, url);
+      return mediaChannelAnswers(channel, handler, ['media-channels/9/served-surveys'])(request, url);
     };
     renderAdmin({ path: '/media-channels/view/9', user: makeUser('User'), handler: failing });
     expect(await screen.findByText('Could not load the funnel.')).toBeTruthy();

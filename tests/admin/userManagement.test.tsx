@@ -17,6 +17,10 @@ const ROLES = [
 ];
 
 const type = (label: string | RegExp, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
+/** Types each value into the field of its label, in order. */
+const fill = (values: Record<string, string>) => {
+  for (const [label, value] of Object.entries(values)) type(label, value);
+};
 const save = () => fireEvent.click(screen.getByRole('button', { name: 'Save' }));
 const writes = (requests: Recorded[]) => requests.filter((r) => ['POST', 'PATCH', 'DELETE'].includes(r.method) && r.path !== 'users/validate-email');
 
@@ -114,9 +118,7 @@ describe('users', () => {
     const { server, location } = renderAdmin({ path: '/users/add', user: admin, handler });
     await screen.findByRole('checkbox', { name: 'Acme Pharma' });
     await screen.findByRole('option', { name: 'Spanish (Mexico) (es-MX)' });
-    type('Username', 'newbie');
-    type('Email', 'newbie@example.com');
-    type('Initial Password', 'initial-pass-1');
+    fill({ Username: 'newbie', Email: 'newbie@example.com', 'Initial Password': 'initial-pass-1' });
     fireEvent.change(screen.getByLabelText('Language'), { target: { value: 'es-MX' } });
     fireEvent.click(screen.getByRole('checkbox', { name: 'User' }));
     fireEvent.click(screen.getByRole('checkbox', { name: 'Acme Pharma' }));
@@ -194,9 +196,7 @@ describe('first sign-in and profile', () => {
     };
     const { location, tokens, server } = renderAdmin({ path: '/change-password', user: forcedUser, handler });
     await screen.findByLabelText('Current Password');
-    type('Current Password', 'wrong-one');
-    type('New Password', 'my-own-password');
-    type('Repeat New Password', 'my-own-passw0rd');
+    fill({ 'Current Password': 'wrong-one', 'New Password': 'my-own-password', 'Repeat New Password': 'my-own-passw0rd' });
     fireEvent.click(screen.getByRole('button', { name: 'Change Password' }));
     expect(await screen.findByText('The two new passwords are not the same.')).toBeTruthy();
     expect(server.requests.filter((r) => r.path === 'users/me/password')).toHaveLength(0);
@@ -301,9 +301,8 @@ describe('system configuration', () => {
       return undefined;
     });
     const { server, location } = renderAdmin({ path: '/languages/add', user: admin, handler });
-    type(await screen.findByLabelText('Name').then(() => 'Name'), 'Español (México)');
-    type('Description', 'Spanish (Mexico)');
-    type('ISO Code', 'es-MX');
+    await screen.findByLabelText('Name');
+    fill({ Name: 'Español (México)', Description: 'Spanish (Mexico)', 'ISO Code': 'es-MX' });
     save();
     await waitFor(() => expect(location()).toBe('/languages/view/12'));
     expect(sentAttributes(server.requests.find((r) => r.method === 'POST'))).toEqual({
@@ -318,9 +317,7 @@ describe('system configuration', () => {
   it('refuses a bad language code before sending', async () => {
     const { server } = renderAdmin({ path: '/languages/add', user: admin, handler: configServer() });
     await screen.findByLabelText('Name');
-    type('Name', 'X');
-    type('Description', 'X');
-    type('ISO Code', 'not a code');
+    fill({ Name: 'X', Description: 'X', 'ISO Code': 'not a code' });
     save();
     expect(await screen.findByText('Enter a language code such as en, es or es-MX.')).toBeTruthy();
     expect(writes(server.requests)).toHaveLength(0);
@@ -334,8 +331,7 @@ describe('system configuration', () => {
     });
     const { server, location } = renderAdmin({ path: '/contact-fields/add', user: admin, handler });
     await screen.findByLabelText('Spanish translation');
-    type('Label', 'Date of birth');
-    type('Name', 'Date Of Birth');
+    fill({ Label: 'Date of birth', Name: 'Date Of Birth' });
     save();
     expect(await screen.findByText(/Use lower-case letters, digits and underscores/)).toBeTruthy();
     type('Name', 'date_of_birth');

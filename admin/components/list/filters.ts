@@ -1,5 +1,5 @@
 /** The filters a list screen offers beside the search, declared once per screen. */
-import type { SelectOption } from '../form/Select';
+import { labelledOptions, type SelectOption } from '../form/Select';
 
 export type ListFilterField =
   /** One of a list: 'All' clears it. */
@@ -20,13 +20,29 @@ export const flagFilter = (name: string, label: string, yes: string, no: string)
   ],
 });
 
+/** One of a list, or of a list still loading (useOptions and kin: only its options and loading count). */
+export const selectFilter = (
+  name: string,
+  label: string,
+  choices: readonly SelectOption[] | { options: readonly SelectOption[]; loading: boolean },
+): ListFilterField =>
+  'options' in choices
+    ? { kind: 'select', name, label, options: choices.options, loading: choices.loading }
+    : { kind: 'select', name, label, options: choices };
+
+/** One of a fixed list of values, each under its label. */
+export const labelledFilter = <V extends string>(name: string, label: string, values: readonly V[], labels: Readonly<Record<V, string>>): ListFilterField =>
+  selectFilter(name, label, labelledOptions(values, labels));
+
+/** A span of calendar days as two filters, its first day and its last. */
+export const dateRangeFilters = (fromLabel: string, toLabel: string, [from, to] = ['from', 'to']): ListFilterField[] => [
+  { kind: 'date', name: from, label: fromLabel },
+  { kind: 'date', name: to, label: toLabel },
+];
+
 export const activeFilter = (label = 'Status'): ListFilterField => flagFilter('isActive', label, 'Active', 'Inactive');
 
-export const sponsorFilter = (options: { options: readonly SelectOption[]; loading: boolean }): ListFilterField => ({
-  kind: 'select',
-  name: 'sponsorId',
-  label: 'Sponsor',
-  ...options,
-});
+export const sponsorFilter = (options: { options: readonly SelectOption[]; loading: boolean }): ListFilterField =>
+  selectFilter('sponsorId', 'Sponsor', options);
 
 export const filterNames = (fields: readonly ListFilterField[]) => fields.map((f) => f.name);

@@ -6,7 +6,7 @@ import type { Column } from '../../components/list/DataTable';
 import { actionsColumn, activeColumn, fieldColumn, linkColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
 import { activateAndDeleteBulk, type BulkOptions } from '../../components/list/bulk';
-import { activeFilter, sponsorFilter, type ListFilterField } from '../../components/list/filters';
+import { activeFilter, sponsorFilter, type ListFilterField, selectFilter } from '../../components/list/filters';
 import { useOptions } from '../../hooks/useOptions';
 import { useSponsorOptions } from '../../hooks/useSponsorOptions';
 import { displayValue } from '../../components/ViewFields';
@@ -57,7 +57,7 @@ export default function EngagementsIndex() {
     sponsorFilter(sponsors),
     activeFilter(),
     { kind: 'select', name: 'phase', label: L.phase, options: ENGAGEMENT_PHASES.map((p) => ({ value: p, label: p })) },
-    { kind: 'select', name: 'therapeuticAreaId', label: 'Therapeutic Area', ...areas },
+    selectFilter('therapeuticAreaId', 'Therapeutic Area', areas),
     { kind: 'date', name: 'startDateFrom', label: 'Starts on or after' },
     { kind: 'date', name: 'endDateTo', label: 'Ends on or before' },
   ];

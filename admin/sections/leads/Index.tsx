@@ -22,6 +22,7 @@ import { formatDateTime } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
 import { buttonsColumn, fieldColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
+import { dateRangeFilters, labelledFilter, selectFilter } from '../../components/list/filters';
 import { useApiResourceList } from '../../components/list/useResourceList';
 import { useOptions } from '../../hooks/useOptions';
 import { currentUserAtom } from '../../state/auth';
@@ -31,7 +32,6 @@ import { useTopBar } from '../../state/topBar';
 import { CHANNEL_OPTION_PARAMS, ENGAGEMENT_OPTION_PARAMS, SCREENER_OPTION_PARAMS } from '../../hooks/optionCalls';
 import { useBusyCall } from '../../hooks/useBusyCall';
 import { LEAD_LIST, readsLeadOptionLists } from './listCalls';
-import { labelledOptions } from '../../components/form/Select';
 
 export const LEAD_KIND_LABELS: Record<LeadKind, string> = { notQualified: 'Not qualified', noTrialSites: 'No trial sites', notActive: 'Not active' };
 export const ERASE_CONFIRMATION = (id: string) => `Erase lead ${id}? Its contact details and consent are deleted for good.`;
@@ -188,13 +188,12 @@ export default function LeadsIndex() {
       emptyMessage="No leads match."
       columnsKey="leads"
       filters={[
-        { kind: 'select', name: 'kind', label: 'Kind', options: labelledOptions(LEAD_KINDS, LEAD_KIND_LABELS) },
-        { kind: 'select', name: 'engagementId', label: 'Engagement', ...engagementOptions },
-        { kind: 'select', name: 'screenerId', label: 'Screener', ...screenerOptions },
-        { kind: 'select', name: 'mediaChannelId', label: 'Channel', ...channelOptions },
-        { kind: 'select', name: 'language', label: 'Language', options: LANGUAGES },
-        { kind: 'date', name: 'from', label: 'Created from' },
-        { kind: 'date', name: 'to', label: 'Created to' },
+        labelledFilter('kind', 'Kind', LEAD_KINDS, LEAD_KIND_LABELS),
+        selectFilter('engagementId', 'Engagement', engagementOptions),
+        selectFilter('screenerId', 'Screener', screenerOptions),
+        selectFilter('mediaChannelId', 'Channel', channelOptions),
+        selectFilter('language', 'Language', LANGUAGES),
+        ...dateRangeFilters('Created from', 'Created to'),
       ]}
     />
   );

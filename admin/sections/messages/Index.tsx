@@ -22,6 +22,7 @@ import { formatDateTime } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
 import { buttonsColumn, fieldColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
+import { labelledFilter, selectFilter } from '../../components/list/filters';
 import { ResendButton } from '../../components/list/ResendButton';
 import { useRowCalls } from '../../components/list/useRowCalls';
 import { useApiResourceList } from '../../components/list/useResourceList';
@@ -31,7 +32,6 @@ import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { ENGAGEMENT_OPTION_PARAMS } from '../../hooks/optionCalls';
 import { MESSAGE_LIST } from './listCalls';
-import { labelledOptions } from '../../components/form/Select';
 
 export const STATUS_LABELS: Record<MessageStatus, string> = {
   pending: 'Pending',
@@ -143,10 +143,10 @@ export default function MessagesIndex() {
       caption="Messages"
       emptyMessage="No messages match."
       filters={[
-        { kind: 'select', name: 'status', label: 'Status', options: labelledOptions(MESSAGE_STATUSES, STATUS_LABELS) },
-        { kind: 'select', name: 'kind', label: 'Kind', options: labelledOptions(MESSAGE_KINDS, MESSAGE_KIND_LABELS) },
-        { kind: 'select', name: 'channel', label: 'Channel', options: labelledOptions(MESSAGE_CHANNELS, MESSAGE_CHANNEL_LABELS) },
-        { kind: 'select', name: 'engagementId', label: 'Engagement', ...engagementOptions },
+        labelledFilter('status', 'Status', MESSAGE_STATUSES, STATUS_LABELS),
+        labelledFilter('kind', 'Kind', MESSAGE_KINDS, MESSAGE_KIND_LABELS),
+        labelledFilter('channel', 'Channel', MESSAGE_CHANNELS, MESSAGE_CHANNEL_LABELS),
+        selectFilter('engagementId', 'Engagement', engagementOptions),
       ]}
     />
   );

@@ -43,7 +43,7 @@ import {
   type TrendPeriod,
 } from '../../components/funnel/funnelQuery';
 import { DataTable, type Column } from '../../components/list/DataTable';
-import type { ListFilterField } from '../../components/list/filters';
+import { dateRangeFilters, type ListFilterField, selectFilter } from '../../components/list/filters';
 import { ListFilters } from '../../components/list/ListFilters';
 import { Loading } from '../../components/Loading';
 import { useAsync } from '../../hooks/useAsync';
@@ -91,22 +91,14 @@ function useFilterFields(filters: FunnelFilterValues): ListFilterField[] {
     [sites, sponsorId, engagementId],
     'Could not load the site locations.',
   );
-  const select = (name: string, label: string, state: { options: { value: string; label: string }[]; loading: boolean }): ListFilterField => ({
-    kind: 'select',
-    name,
-    label,
-    options: state.options,
-    loading: state.loading,
-  });
   return [
-    select('sponsorId', 'Sponsor', sponsorOptions),
-    select('engagementId', 'Engagement', engagementOptions),
-    select('screenerId', 'Screener', screenerOptions),
-    select('mediaChannelId', 'Media channel', channelOptions),
-    select('oFormIdentity', 'Survey', surveyOptions),
-    select('siteLocationId', 'Site', siteOptions),
-    { kind: 'date', name: 'from', label: 'From' },
-    { kind: 'date', name: 'to', label: 'To' },
+    selectFilter('sponsorId', 'Sponsor', sponsorOptions),
+    selectFilter('engagementId', 'Engagement', engagementOptions),
+    selectFilter('screenerId', 'Screener', screenerOptions),
+    selectFilter('mediaChannelId', 'Media channel', channelOptions),
+    selectFilter('oFormIdentity', 'Survey', surveyOptions),
+    selectFilter('siteLocationId', 'Site', siteOptions),
+    ...dateRangeFilters('From', 'To'),
   ];
 }
 

@@ -23,7 +23,7 @@ import { pathTo } from '../../routing/routes';
 import type { Column } from '../../components/list/DataTable';
 import { buttonsColumn, fieldColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
-import { flagFilter } from '../../components/list/filters';
+import { flagFilter, dateRangeFilters, labelledFilter, selectFilter } from '../../components/list/filters';
 import { useApiResourceList } from '../../components/list/useResourceList';
 import { useAtomValue } from 'jotai';
 import { engagementsApi } from '@core/api/engagements';
@@ -215,17 +215,11 @@ export default function ReferralsIndex() {
         })),
       }}
       filters={[
-        ...(coordinator
-          ? []
-          : ([
-              { kind: 'select', name: 'engagementId', label: 'Engagement', options: engagementOptions.options, loading: engagementOptions.loading },
-              { kind: 'select', name: 'siteLocationId', label: 'Site', options: siteOptions.options, loading: siteOptions.loading },
-            ] as const)),
-        { kind: 'select', name: 'status', label: 'Status', options: labelledOptions(REFERRAL_STATUSES, REFERRAL_STATUS_LABELS) },
+        ...(coordinator ? [] : [selectFilter('engagementId', 'Engagement', engagementOptions), selectFilter('siteLocationId', 'Site', siteOptions)]),
+        labelledFilter('status', 'Status', REFERRAL_STATUSES, REFERRAL_STATUS_LABELS),
         flagFilter('overdue', 'Overdue', 'Overdue', 'Not overdue'),
         flagFilter('stale', 'Stale', 'Stale', 'Not stale'),
-        { kind: 'date', name: 'createdFrom', label: 'Referred from' },
-        { kind: 'date', name: 'createdTo', label: 'Referred to' },
+        ...dateRangeFilters('Referred from', 'Referred to', ['createdFrom', 'createdTo']),
       ]}
     />
   );

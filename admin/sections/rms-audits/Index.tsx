@@ -20,6 +20,7 @@ import { ConsentProof } from '../../components/ConsentProof';
 import { formatDateTime } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
 import { ListView } from '../../components/list/ListView';
+import { dateRangeFilters, labelledFilter, selectFilter } from '../../components/list/filters';
 import { buttonsColumn } from '../../components/list/columns';
 import { ResendButton } from '../../components/list/ResendButton';
 import { useRowCalls } from '../../components/list/useRowCalls';
@@ -31,7 +32,6 @@ import { useTopBar } from '../../state/topBar';
 import './rms-audits.css';
 import { ENGAGEMENT_OPTION_PARAMS, RMS_PROVIDER_OPTION_PARAMS } from '../../hooks/optionCalls';
 import { RMS_AUDIT_FILTERS, RMS_AUDIT_LIST } from './listCalls';
-import { labelledOptions } from '../../components/form/Select';
 
 export const RESEND_CONFIRMATION = (contactId: number) => `Send contact ${contactId} to the record system again?`;
 export const SEND_AGAIN_CONFIRMATION = (contactId: number) =>
@@ -230,11 +230,10 @@ export default function RmsAuditsIndex() {
       caption="RMS Audits"
       emptyMessage="No record-system audits match."
       filters={[
-        { kind: 'select', name: 'status', label: 'Status', options: labelledOptions(RMS_DELIVERY_STATUSES, STATUS_LABELS) },
-        { kind: 'select', name: 'rmsProviderId', label: 'Record system', ...providerOptions },
-        { kind: 'select', name: 'engagementId', label: 'Engagement', ...engagementOptions },
-        { kind: 'date', name: 'from', label: 'From' },
-        { kind: 'date', name: 'to', label: 'To' },
+        labelledFilter('status', 'Status', RMS_DELIVERY_STATUSES, STATUS_LABELS),
+        selectFilter('rmsProviderId', 'Record system', providerOptions),
+        selectFilter('engagementId', 'Engagement', engagementOptions),
+        ...dateRangeFilters('From', 'To'),
       ]}
     />
   );

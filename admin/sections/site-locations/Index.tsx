@@ -4,7 +4,7 @@ import type { Column } from '../../components/list/DataTable';
 import { actionsColumn, activeColumn, fieldColumn, linkColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
 import { activateAndDeleteBulk } from '../../components/list/bulk';
-import { activeFilter } from '../../components/list/filters';
+import { activeFilter, selectFilter } from '../../components/list/filters';
 import { useCountryOptions } from '../../hooks/useCountryOptions';
 import { useIndexList } from '../../components/list/useIndexList';
 import { pathTo } from '../../routing/routes';
@@ -43,7 +43,7 @@ export default function SiteLocationsIndex() {
       columns={columns}
       caption="Site Locations"
       emptyMessage="No site locations yet."
-      filters={[activeFilter(), { kind: 'select', name: 'countryId', label: L.countryId, ...countries }, { kind: 'text', name: 'state', label: L.state }]}
+      filters={[activeFilter(), selectFilter('countryId', L.countryId, countries), { kind: 'text', name: 'state', label: L.state }]}
       columnsKey="site-locations"
       bulk={activateAndDeleteBulk<SiteLocation>(api, ['site location', 'site locations'], (s) => s.name)}
     />

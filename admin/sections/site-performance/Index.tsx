@@ -10,6 +10,7 @@ import type { SitePerformance } from '@core/model/sitePerformance';
 import type { Column } from '../../components/list/DataTable';
 import { fieldColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
+import { dateRangeFilters } from '../../components/list/filters';
 import { useApiResourceList } from '../../components/list/useResourceList';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
@@ -64,10 +65,7 @@ export default function SitePerformanceIndex() {
       columns={columns}
       caption="Site performance"
       emptyMessage="No referrals in this range."
-      filters={[
-        { kind: 'date', name: 'from', label: 'Referred from' },
-        { kind: 'date', name: 'to', label: 'Referred to' },
-      ]}
+      filters={dateRangeFilters('Referred from', 'Referred to')}
     />
   );
 }
