@@ -74,7 +74,7 @@ export const widgetJsx = {
 /**
  * Properties only the widget's own code names, never as a string and never on the wire, in
  * storage or in what the admin's preview passes to mount(): the runner's shared context
- * (core/oform/runner.ts RunContext, read in the steps' chunk too), the runner's and the
+ * (core/survey/runner.ts RunContext, read in the steps' chunk too), the runner's and the
  * controller's options that mount() does not take, the controller's members, the caller's
  * channel, App's count, heading ref, sent errors and unsubscribe, the controller's page timing and
  * the steps' props. Terser cannot know a property is private; each name is otherwise spelt out in
@@ -149,7 +149,9 @@ export default defineConfig({
         minify: true,
         comments: false,
         entryFileNames: `${MODULE_DIR}/[name]-[hash].js`,
-        chunkFileNames: `${MODULE_DIR}/[name]-[hash].js`,
+        // widget/restOfRun.ts keeps the chunk name it was first shipped under: the name is in
+        // widget.js's import, so a longer one would cost bytes on every partner's page.
+        chunkFileNames: (chunk) => `${MODULE_DIR}/${chunk.name === 'restOfRun' ? 'later' : '[name]'}-[hash].js`,
       },
     },
   },

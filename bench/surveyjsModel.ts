@@ -7,7 +7,7 @@
  * Who an option disqualifies is not in the page documents (it stays on the server), so not here.
  */
 import type { PageDocument, PageField } from '@core/participant/responses';
-import type { FieldType } from '@core/model/oform';
+import type { FieldType } from '@core/model/survey';
 import { loadSurvey, pageDocument, approvedVersion } from '../server/participant/runSurvey';
 import type { Db } from '../server/db/open';
 

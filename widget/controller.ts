@@ -1,11 +1,11 @@
 /**
  * One widget's run: the core runner (components subscribe to it), the language choice, the
  * resume snapshot (./storage.ts: one key per mount, so two widgets on a page and two channels in
- * a tab never mix), the second file (./later.ts) loaded while the first page is
+ * a tab never mix), the second file (./restOfRun.ts) loaded while the first page is
  * read, and the one console error a dead end deserves.
  */
 import { chooseLanguage } from '@core/i18n/participant';
-import { createRunner, OutcomeReached } from '@core/oform/runner';
+import { createRunner, OutcomeReached } from '@core/survey/runner';
 import { createParticipantCaller } from '@core/participant/call';
 import { HttpError } from '@core/participant/httpError';
 import { startCalls } from '@core/participant/start';
@@ -85,7 +85,7 @@ export function createController(options: ControllerOptions): Controller {
   let laterModule: LaterModule | undefined;
   let laterLoading: Promise<LaterModule> | null = null;
   const later = () =>
-    (laterLoading ??= import('./later').then(
+    (laterLoading ??= import('./restOfRun').then(
       (m) => (laterModule = m),
       (error: unknown) => {
         laterLoading = null;

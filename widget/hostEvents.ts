@@ -6,7 +6,7 @@
  * Until the channel's policy is known (a reload showing a finished run's outcome reads no
  * survey) nothing is announced.
  */
-import { PLACES, type RunnerState } from '@core/oform/runner';
+import { PLACES, type RunnerState } from '@core/survey/runner';
 import type { EventsPolicy } from '@core/model/eventsPolicy';
 import { POLICY_EVENTS, type HostEventName } from '@core/participant/hostEvents';
 

@@ -3,7 +3,7 @@
  * module that imports no widget code (no JSX, no styles) so the admin's preview can import them
  * as it loads widget.js: what the preview passes is checked against what the widget takes.
  */
-import type { ContactTransport, ResumeTransport, RunnerStyles, RunnerTransport } from '@core/oform/runner';
+import type { ContactTransport, ResumeTransport, RunnerStyles, RunnerTransport } from '@core/survey/runner';
 import type { ParticipantExtras } from '@core/participant/transport';
 
 export type WidgetTransport = RunnerTransport & Partial<ContactTransport> & Partial<ResumeTransport> & Partial<ParticipantExtras>;

@@ -1,14 +1,14 @@
 /**
  * The types one widget run is made of: the controller components hold, the shape of the second
- * file (./later.ts) as the controller loads it, and what a step's screen gets. Types only, and
+ * file (./restOfRun.ts) as the controller loads it, and what a step's screen gets. Types only, and
  * naming no widget module, so the second file's screens can take them without importing the
  * first file's controller back (which imports the second file).
  */
 import type { JSX } from 'preact';
-import type { Phase, Runner, RunnerLater, RunnerState } from '@core/oform/runner';
+import type { Phase, Runner, RunnerLater, RunnerState } from '@core/survey/runner';
 import type { createParticipantTransport } from '@core/participant/transport';
 
-/** The second file: the rest of the run, of the transport, and the steps' screens (./controller.ts checks ./later.ts against it). */
+/** The second file: the rest of the run, of the transport, and the steps' screens (./controller.ts checks ./restOfRun.ts against it). */
 export interface LaterModule extends RunnerLater {
   createParticipantTransport: typeof createParticipantTransport;
   StepView(props: StepProps): JSX.Element;

@@ -1,6 +1,6 @@
 /**
  * Where a widget keeps its participant's place between page loads: the runner's snapshot
- * (core/oform/runner.ts RunnerSnapshot: the submission, its token, the pages visited, the step,
+ * (core/survey/runner.ts RunnerSnapshot: the submission, its token, the pages visited, the step,
  * the site chosen) in sessionStorage, so it lives as long as the tab and no longer. No answer
  * value, ZIP or contact detail is ever part of it: the partner's origin owns this storage and
  * every script of its page reads it, so what is typed stays in the runner's memory.
@@ -16,7 +16,7 @@
  * held while its widget is mounted and freed when it is unmounted, so a widget mounted again
  * (an SPA's route change) finds its run.
  */
-import type { RunnerSnapshot } from '@core/oform/runner';
+import type { RunnerSnapshot } from '@core/survey/runner';
 import { jsonText } from '@core/participant/jsonText';
 
 export interface RunStore {

@@ -4,7 +4,7 @@
  * CSP may forbid inline styles. Values are re-checked here so nothing but a hex colour can reach
  * the CSS text.
  */
-import type { RunnerStyles } from '@core/oform/runner';
+import type { RunnerStyles } from '@core/survey/runner';
 
 const HEX = /^(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{2})$/;
 

@@ -1,5 +1,5 @@
 /** A question's type and category, as both survey editors (versioned and legacy) choose them. */
-import { FIELD_TYPE_NAMES, FIELD_TYPES, type FieldType } from '@core/model/oform';
+import { FIELD_TYPE_NAMES, FIELD_TYPES, type FieldType } from '@core/model/survey';
 import type { OptionsState } from '../hooks/useOptions';
 import { labelledOptions, Select } from './form/Select';
 

@@ -29,7 +29,7 @@ export const NAV_ITEMS: NavItem[] = [
   // Not in SPEC's list: without them screeners (and their media channels), the versioned-survey
   // builder and the legacy surveys are reachable only by address. Each named as its screen is titled.
   { label: 'Screeners', route: 'ScreenerIndex', icon: 'messages' },
-  { label: 'Versioned Surveys', route: 'OFormIndex', icon: 'audits' },
+  { label: 'Versioned Surveys', route: 'VersionedSurveyIndex', icon: 'audits' },
   { label: 'Surveys', route: 'SurveysIndex', icon: 'audits' },
   { label: 'Recruitment', route: 'Recruitment', icon: 'funnel' },
   { label: 'Referrals', route: 'ReferralsIndex', icon: 'funnel' },

@@ -121,12 +121,12 @@ export const ROUTES = [
     ofObject(SCREENERS, '/screeners/view/:screenerId', 'Associate Surveys'),
   ),
 
-  route('OFormIndex', '/surveys-new', 'Versioned Surveys', STAFF),
-  route('OFormAdd', '/surveys-new/add/:screenerId?', 'Add Versioned Survey', STAFF, listedIn(VERSIONED_SURVEYS)),
-  route('OFormEdit', '/surveys-new/edit/:id', 'Edit Versioned Survey', STAFF, ofObject(VERSIONED_SURVEYS, '/surveys-new/view/:id', 'Edit')),
-  route('OFormView', '/surveys-new/view/:id', 'View Versioned Survey', STAFF, listedIn(VERSIONED_SURVEYS)),
+  route('VersionedSurveyIndex', '/surveys-new', 'Versioned Surveys', STAFF),
+  route('VersionedSurveyAdd', '/surveys-new/add/:screenerId?', 'Add Versioned Survey', STAFF, listedIn(VERSIONED_SURVEYS)),
+  route('VersionedSurveyEdit', '/surveys-new/edit/:id', 'Edit Versioned Survey', STAFF, ofObject(VERSIONED_SURVEYS, '/surveys-new/view/:id', 'Edit')),
+  route('VersionedSurveyView', '/surveys-new/view/:id', 'View Versioned Survey', STAFF, listedIn(VERSIONED_SURVEYS)),
   route(
-    'OFormEditScreener',
+    'VersionedSurveyEditScreener',
     '/surveys-new/edit-screener/:id',
     'Edit Survey Screener',
     STAFF,

@@ -1,7 +1,7 @@
 import type { ListParams } from '../jsonapi';
 import { FUNNEL_DEFINITIONS, FunnelDefinitions, type FunnelFigure } from '../model/funnel';
 import type { FunnelRow } from '../model/funnelRow';
-import type { SurveyPageMetrics } from '../model/oformExport';
+import type { SurveyPageMetrics } from '../model/surveyExport';
 import { parseAnswer, type ApiClient, type DownloadedFile } from './client';
 
 /** The recruitment funnel (GET /api/recruitment-funnel) and a survey version's page metrics. */

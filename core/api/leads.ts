@@ -1,6 +1,6 @@
 import { LEAD_PREVIEW_TYPE, LEAD_TYPE, LeadRevealedDocument, type Lead, type LeadKind, type LeadPreviewInput, type LeadValues } from '../model/lead';
 import type { ListParams } from '../jsonapi';
-import type { FieldErrors, OutcomeMessages, RunnerContactField } from '../oform/runner';
+import type { FieldErrors, OutcomeMessages, RunnerContactField } from '../survey/runner';
 import { fieldErrors } from '../participant/call';
 import { LeadFieldsDocument, LeadPreviewedDocument } from '../participant/responses';
 import { ApiError, parseAnswer, type ApiClient } from './client';

@@ -15,7 +15,7 @@ import {
   type SurveyQuestion,
   type TransitionTo,
 } from '../model/legacySurvey';
-import type { FieldType } from '../model/oform';
+import type { FieldType } from '../model/survey';
 import type { ApiClient } from './client';
 
 const at = (path: string, id: string) => `${path}/${encodeURIComponent(id)}`;

@@ -6,14 +6,14 @@
  * noTrialSites or notActive the lead's form comes from the staff API's preview of it, which
  * checks it as sent and answers the thanks, keeping nothing.
  */
-import type { OFormDetail } from './oforms';
+import type { SurveyDetail } from './surveys';
 import type { LeadPreviewRequest } from './leads';
 import type { LeadKind, PreviewOutcome } from '../model/lead';
-import type { ContactTransport, RunnerSurvey, RunnerTransport } from '../oform/runner';
+import type { ContactTransport, RunnerSurvey, RunnerTransport } from '../survey/runner';
 import type { ParticipantTransport } from '../participant/transport';
 
 /** A version as the runner shows it, from the staff API's detail: English first, then its languages. */
-export function previewSurvey(detail: OFormDetail): RunnerSurvey {
+export function previewSurvey(detail: SurveyDetail): RunnerSurvey {
   return {
     id: detail.form.id,
     identity: detail.form.identity,

@@ -1,6 +1,6 @@
 /**
  * The kinds of survey questions and of contact fields, as plain lists: the entity schemas
- * (./oform.ts, ./contactField.ts) validate with them and the participant transport reads answers
+ * (./survey.ts, ./contactField.ts) validate with them and the participant transport reads answers
  * with them, so this module carries no schema code (the widget imports it).
  */
 

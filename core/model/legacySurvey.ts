@@ -1,7 +1,7 @@
 /**
  * Legacy surveys (SPEC sections 3, 4, 7: /surveys): a survey of an engagement made of pages,
  * questions and options, and each option's per-engagement disqualification and weight. The
- * authoring rules themselves live in core/oform/authoring.ts.
+ * authoring rules themselves live in core/survey/authoring.ts.
  */
 import * as v from 'valibot';
 import { isApiIsoCode } from '../i18n';
@@ -9,7 +9,7 @@ import { message } from '../validation/messages';
 import { hasMaxLength } from '../validation/rules';
 import { flag, idNumber, optionalText, requiredText } from './fields';
 import { ISO_CODE_FORMAT } from './language';
-import { FIELD_TYPES } from './oform';
+import { FIELD_TYPES } from './survey';
 import { translations } from './translations';
 import { count, idText, instant, nullableText, resourceAnswer, whole, type Answered } from './answers';
 
@@ -236,6 +236,6 @@ export const ENGAGEMENT_OPTION = resourceAnswer(
 );
 export type EngagementOption = Answered<typeof ENGAGEMENT_OPTION>;
 
-/** The page summaries core/oform/authoring.ts#transitionTargets takes, from a survey's pages. */
+/** The page summaries core/survey/authoring.ts#transitionTargets takes, from a survey's pages. */
 export const pageSummaries = (pages: readonly SurveyPage[]) =>
   pages.map((p) => ({ identity: p.id, title: p.title, displayOrder: p.displayOrder, fieldTypes: p.questions.map((q) => q.questionType) }));

@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import { message } from '../validation/messages';
 import { flag } from './fields';
 import { count, idText, instant, recordId, resourceAnswer, type Answered } from './answers';
-import { OFORM_TYPE } from './oform';
+import { OFORM_TYPE } from './survey';
 import { SURVEY_NAMING } from './surveyNaming';
 
 export const SCREENER_SURVEY_TYPE = 'screener-surveys';

@@ -11,7 +11,7 @@
  * so the widget can load the second while the first question is on screen.
  */
 import { JSON_API_MEDIA_TYPE } from '../jsonapi';
-import type { FieldErrors } from '../oform/runner';
+import type { FieldErrors } from '../survey/runner';
 import { HttpError } from './httpError';
 import { jsonText } from './jsonText';
 import type { ErrorDocument, ParticipantAnswer, ParticipantAnswerName } from './responses';

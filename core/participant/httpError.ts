@@ -1,4 +1,4 @@
-import type { ServerProblem } from '../oform/runner';
+import type { ServerProblem } from '../survey/runner';
 
 /**
  * A participant call answered with a status the run cannot carry on from (an unknown channel, a

@@ -171,7 +171,7 @@ export const SiteSearchAttributes = v.object({
 /**
  * POST /o-form-submission-contact/{submissionId}: the chosen site (or, with none in reach, the
  * engagement), the contact values by field name and the consent. The values and the consent
- * are checked against the screener's contact fields (core/oform/contact.ts), so their shape is open here.
+ * are checked against the screener's contact fields (core/survey/contact.ts), so their shape is open here.
  */
 export const ContactAttributes = v.object({
   engagementSiteLocationId: v.optional(v.nullable(v.union([v.string(), v.number()]))),

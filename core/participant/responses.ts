@@ -10,9 +10,9 @@ import { LEAD_KINDS } from '../model/lead';
 import * as v from 'valibot';
 import { CONTACT_FIELD_TYPE, CONTACT_FIELD_TYPES } from '../model/contactField';
 import { MEDIA_CHANNEL_TYPE } from '../model/mediaChannel';
-import { FIELD_TYPES, FieldConfiguration, PageTranslations } from '../model/oform';
-import { OFORM_CONTAINER_TYPE, OFORM_FIELD_TYPE } from '../model/oformDoc';
-import { OUTCOMES } from '../oform/runner';
+import { FIELD_TYPES, FieldConfiguration, PageTranslations } from '../model/survey';
+import { OFORM_CONTAINER_TYPE, OFORM_FIELD_TYPE } from '../model/surveyDoc';
+import { OUTCOMES } from '../survey/runner';
 import { EMBED_PROBLEMS } from '../model/embedProblem';
 import { ENTRY_TYPE, FIELD_ENTRY_TYPE, PAGE_METRIC_TYPE, SUBMISSION_TYPE, TRIAL_SITE_TYPE } from './wire';
 

@@ -3,8 +3,8 @@
  * and the first page in one answer) and the first page. All a partner's page needs before the
  * first question shows; the rest of the transport (./transport.ts) may arrive later.
  */
-import type { RunnerField, RunnerPage, RunnerSurvey, RunnerTransport } from '../oform/runner';
-import { OutcomeReached } from '../oform/runner';
+import type { RunnerField, RunnerPage, RunnerSurvey, RunnerTransport } from '../survey/runner';
+import { OutcomeReached } from '../survey/runner';
 import { OFORM_FIELD_TYPE } from '../model/kinds';
 import { bodyOf, type ParticipantCaller } from './call';
 import { pageAttribution } from './attribution';

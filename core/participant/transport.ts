@@ -12,8 +12,8 @@
  * answer is checked on arrival. The calls go through ./call.ts; the start of a run is ./start.ts,
  * which the widget loads first (this file follows while the first question is on screen).
  */
-import type { Answers } from '../oform/answers';
-import { OutcomeReached, type FieldErrors, type ContactTransport, type ResumeTransport, type RunnerTransport, type SaveResult } from '../oform/runner';
+import type { Answers } from '../survey/answers';
+import { OutcomeReached, type FieldErrors, type ContactTransport, type ResumeTransport, type RunnerTransport, type SaveResult } from '../survey/runner';
 import { pageAttribution } from './attribution';
 import { bodyOf, createParticipantCaller, type ParticipantCallOptions, type ParticipantCaller } from './call';
 import { HttpError } from './httpError';

@@ -3,7 +3,7 @@
  * outcome is the server's own reading of the run (never the client's word): the survey or its
  * channel no longer runs (notActive), the complete path qualifies for no engagement
  * (notQualified), or it qualifies but the ZIP given reaches no site (noTrialSites). The contact
- * is checked like a referral's (core/oform/contact.ts), sealed, duplicate-checked with the same
+ * is checked like a referral's (core/survey/contact.ts), sealed, duplicate-checked with the same
  * keyed hashes, and kept with the consent exactly as shown; nothing is sent anywhere.
  */
 import { createHash } from 'node:crypto';
@@ -11,7 +11,7 @@ import { asc, eq } from 'drizzle-orm';
 import { fallbackIsoCode } from '@core/i18n';
 import type { FieldIssue } from '@core/model/fields';
 import type { LeadKind } from '@core/model/lead';
-import { ACCEPT_TERMS, checkContact, contactValues, type ContactFormField } from '@core/oform/contact';
+import { ACCEPT_TERMS, checkContact, contactValues, type ContactFormField } from '@core/survey/contact';
 import type { OutcomeMessages } from '@core/participant/responses';
 import { message } from '@core/validation/messages';
 import type { Db } from '../db/open';

@@ -1,13 +1,13 @@
 /**
  * A legacy question's options: added after the others but in front of a 'None of the Above'
- * that is last (core/oform/authoring.ts `newOptionIndex`), 'Option N' with value N when unnamed;
+ * that is last (core/survey/authoring.ts `newOptionIndex`), 'Option N' with value N when unnamed;
  * edited, moved and given a transition (./transitions.ts); deleted softly. A 'multiple' question
  * left without options gets 'None of the Above' (SPEC section 4).
  */
 import { and, asc, eq } from 'drizzle-orm';
 import type { InferOutput } from 'valibot';
 import type { OptionInput, OptionPatch, TransitionTo } from '@core/model/legacySurvey';
-import { NONE_OF_THE_ABOVE, newOptionIndex, noneOfTheAbove } from '@core/oform/authoring';
+import { NONE_OF_THE_ABOVE, newOptionIndex, noneOfTheAbove } from '@core/survey/authoring';
 import type { Db, Tx } from '../db/open';
 import { surveyOptions } from '../db/schema';
 import { closeGaps, moveTo } from '../surveys';

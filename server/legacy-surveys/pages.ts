@@ -6,7 +6,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { InferOutput } from 'valibot';
 import type { PageInput, PagePatch } from '@core/model/legacySurvey';
-import { newPageTitle, pageInUseMessage } from '@core/oform/authoring';
+import { newPageTitle, pageInUseMessage } from '@core/survey/authoring';
 import type { Db, Tx } from '../db/open';
 import { surveyPages, surveys } from '../db/schema';
 import { Conflict } from '../errors';

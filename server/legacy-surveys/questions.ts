@@ -7,7 +7,7 @@
 import { and, asc, eq, ne } from 'drizzle-orm';
 import type { InferOutput } from 'valibot';
 import type { QuestionInput, QuestionPatch } from '@core/model/legacySurvey';
-import { DOB_PAGE_IS_TARGET, PLACEHOLDER_TITLE } from '@core/oform/authoring';
+import { DOB_PAGE_IS_TARGET, PLACEHOLDER_TITLE } from '@core/survey/authoring';
 import type { Db, Tx } from '../db/open';
 import { surveyQuestions } from '../db/schema';
 import { Conflict, Invalid } from '../errors';

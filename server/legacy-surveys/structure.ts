@@ -5,7 +5,7 @@
  */
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { SurveyOption, SurveyPage, SurveyQuestion, TransitionTo } from '@core/model/legacySurvey';
-import type { FieldType } from '@core/model/oform';
+import type { FieldType } from '@core/model/survey';
 import type { Conn } from '../db/open';
 import { surveyOptions, surveyPages, surveyQuestionTags, surveyQuestions, tags } from '../db/schema';
 

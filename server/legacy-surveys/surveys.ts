@@ -20,7 +20,7 @@ import {
   type SurveyPage,
   type SurveyPatch,
 } from '@core/model/legacySurvey';
-import { newPageTitle } from '@core/oform/authoring';
+import { newPageTitle } from '@core/survey/authoring';
 import type { AuthUser } from '../context';
 import type { Conn, Db, Tx } from '../db/open';
 import { rowWithId, insertedRow } from '../db/rows';

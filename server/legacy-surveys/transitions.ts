@@ -1,12 +1,12 @@
 /**
  * Where an option jumps (SPEC section 4): to the end, to a page of the same survey that
- * core/oform/authoring.ts `transitionTargets` offers (not the option's own page, not a page of
+ * core/survey/authoring.ts `transitionTargets` offers (not the option's own page, not a page of
  * only date-of-birth questions, which participants skip), or on to the next page. A page options
  * jump to may neither be deleted nor be left with only date-of-birth questions.
  */
 import { and, eq, ne } from 'drizzle-orm';
 import { TRANSITION_TARGET_INVALID, TRANSITION_TARGET_REQUIRED, pageSummaries, type TransitionTo } from '@core/model/legacySurvey';
-import { isDobOnlyPage, optionsJumpingTo, transitionTargets, type OptionReference } from '@core/oform/authoring';
+import { isDobOnlyPage, optionsJumpingTo, transitionTargets, type OptionReference } from '@core/survey/authoring';
 import type { Conn, Db } from '../db/open';
 import { surveyOptions, surveyPages, surveyQuestions } from '../db/schema';
 import { Invalid } from '../errors';

@@ -9,7 +9,7 @@
  * later with rules of its own) counts as "can end" by the first check.
  */
 import { FIELD_TYPES } from '@core/model/kinds';
-import { nextPage } from '@core/oform/navigation';
+import { nextPage } from '@core/survey/navigation';
 import type { ContainerRow } from '../surveys';
 import type { Survey, SurveyField } from './survey';
 

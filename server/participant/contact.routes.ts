@@ -12,7 +12,7 @@
 import { assertRunNotEnded } from './access';
 import * as v from 'valibot';
 import { toFieldIssues, type FieldIssue } from '@core/model/fields';
-import { ACCEPT_TERMS, checkContact, contactValues, type ContactFormField } from '@core/oform/contact';
+import { ACCEPT_TERMS, checkContact, contactValues, type ContactFormField } from '@core/survey/contact';
 import { message } from '@core/validation/messages';
 import { ContactAttributes } from '@core/participant/requests';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { and, eq, ne } from 'drizzle-orm';
-import type { ContactFormField, contactValues } from '@core/oform/contact';
+import type { ContactFormField, contactValues } from '@core/survey/contact';
 import type { Deps } from '../context';
 import type { Db } from '../db/open';
 import { contacts, engagementSiteLocations, oFormSubmissions, referrals, siteLocations } from '../db/schema';

@@ -6,7 +6,7 @@
  * but gets no referral and is never sent; the participant sees the usual completed outcome.
  */
 import { and, asc, eq, gte, isNull, or, sql } from 'drizzle-orm';
-import type { ContactFormField, ContactValue } from '@core/oform/contact';
+import type { ContactFormField, ContactValue } from '@core/survey/contact';
 import type { Conn } from '../db/open';
 import { contacts, engagements } from '../db/schema';
 import type { ContactMatcher } from '../security/contactMatch';

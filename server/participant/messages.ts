@@ -10,7 +10,7 @@
  */
 import { and, eq, inArray } from 'drizzle-orm';
 import { DEFAULT_LANGUAGE, fallbackIsoCode, normalizeIsoCode } from '@core/i18n';
-import { DEFAULT_OFORM_MESSAGES, type OFormMessageType } from '@core/model/oformMessage';
+import { DEFAULT_SURVEY_MESSAGES, type SurveyMessageType } from '@core/model/surveyMessage';
 import type { ScreenerOutcome } from '@core/model/screener';
 import type { OutcomeMessages } from '@core/participant/responses';
 import type { Db } from '../db/open';
@@ -18,7 +18,7 @@ import { oFormMessages, screenerMessages } from '../db/schema';
 import { sanitizeHtml } from '../security/sanitizeHtml';
 
 /** The survey message types that stand for each outcome's pair, where there are any. */
-const OFORM_TYPES: Partial<Record<RunOutcome, { contactForm?: OFormMessageType; consent?: OFormMessageType }>> = {
+const OUTCOME_MESSAGE_TYPES: Partial<Record<RunOutcome, { contactForm?: SurveyMessageType; consent?: SurveyMessageType }>> = {
   notActive: { contactForm: 'not_active_contact_form', consent: 'not_active_consent' },
   notQualified: { contactForm: 'not_qualified_contact_form', consent: 'not_qualified_consent' },
   noTrialSites: { contactForm: 'no_trial_sites_contact_form', consent: 'no_trial_sites_consent' },
@@ -71,8 +71,8 @@ export async function outcomeMessages(
           .select()
           .from(screenerMessages)
           .where(and(eq(screenerMessages.screenerId, screenerId), eq(screenerMessages.outcome, outcome)));
-  const types = OFORM_TYPES[outcome] ?? {};
-  const wanted = [types.contactForm, types.consent].filter((t): t is OFormMessageType => !!t);
+  const types = OUTCOME_MESSAGE_TYPES[outcome] ?? {};
+  const wanted = [types.contactForm, types.consent].filter((t): t is SurveyMessageType => !!t);
   const formRows =
     oFormId === null || wanted.length === 0
       ? []
@@ -89,7 +89,7 @@ export async function outcomeMessages(
       if (fromScreener?.trim()) return fromScreener;
       const fromForm = formRows.find((r) => r.messageType === type && r.language === lang)?.message;
       if (fromForm?.trim()) return fromForm;
-      const defaults = type ? DEFAULT_OFORM_MESSAGES[type] : part === 'contactForm' ? OWN_DEFAULTS[outcome]?.contactForm : undefined;
+      const defaults = type ? DEFAULT_SURVEY_MESSAGES[type] : part === 'contactForm' ? OWN_DEFAULTS[outcome]?.contactForm : undefined;
       if (defaults && (lang === 'en' || lang === 'es')) return defaults[lang];
     }
     return '';

@@ -5,7 +5,7 @@
  */
 import { describeParticipantCall } from './callDescription';
 import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
-import { OUTCOMES, type Outcome } from '@core/oform/runner';
+import { OUTCOMES, type Outcome } from '@core/survey/runner';
 import { nowOf, type Deps } from '../context';
 import { sendDocument } from '../http/serialize';
 import { tokenSubmission, type ParticipantApp } from './api';

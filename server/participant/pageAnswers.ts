@@ -8,7 +8,7 @@
  * a page entry's answers read back.
  */
 import { and, asc, eq, inArray, or } from 'drizzle-orm';
-import type { Answers } from '@core/oform/answers';
+import type { Answers } from '@core/survey/answers';
 import type { Db } from '../db/open';
 import { oFormContainerEntries, oFormFieldEntries, oFormSubmissions } from '../db/schema';
 import type { ContainerRow } from '../surveys';

@@ -1,13 +1,13 @@
 /**
  * A participant's path through a survey, from the server's own data: starting at the first
  * page, the latest answered visit of each page, followed through the transition rules
- * (nextAfter, over core/oform/navigation.ts). Qualification judges this path and nothing else,
+ * (nextAfter, over core/survey/navigation.ts). Qualification judges this path and nothing else,
  * and a page entry may only be made for a page on it or the one it leads to next: the server,
  * not the widget, keeps the order. Pages answered off it (a branch the participant turned away
  * from) do not count.
  */
 import { asc, eq } from 'drizzle-orm';
-import type { Answer } from '@core/oform/navigation';
+import type { Answer } from '@core/survey/navigation';
 import type { Db } from '../db/open';
 import { oFormContainerEntries, oFormFieldEntries } from '../db/schema';
 import type { ContainerRow } from '../surveys';

@@ -7,8 +7,8 @@
  * stops early, hands over to another survey or runs in a circle is `incomplete`: nothing after
  * qualification (ZIP, sites, contact) may happen on it.
  */
-import { isChoiceType } from '@core/model/oform';
-import { chosenValues } from '@core/oform/navigation';
+import { isChoiceType } from '@core/model/survey';
+import { chosenValues } from '@core/survey/navigation';
 import { isDateFormat } from '@core/validation/rules';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/open';

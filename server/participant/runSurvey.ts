@@ -1,18 +1,18 @@
 /**
  * What a participant's run needs from the database: which survey a channel or screener runs
  * and whether it may run (SPEC section 4, "Participant access"), the survey's pages and active
- * questions as the participant sees them, where a page's answers lead (core/oform/navigation.ts),
+ * questions as the participant sees them, where a page's answers lead (core/survey/navigation.ts),
  * and the engagements a run refers to. Shared by the participant routes and the contact steps;
  * the path and its qualification are path.ts and qualification.ts.
  */
 import { and, asc, eq, sql, type Placeholder, type SQLWrapper } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { ChildContainer, PageContainer, PageDocument, PageField } from '@core/participant/responses';
-import { isChoiceType, type FieldConfiguration } from '@core/model/oform';
-import { OFORM_CONTAINER_TYPE as CONTAINER_TYPE, OFORM_FIELD_TYPE as FIELD_TYPE } from '@core/model/oformDoc';
-import { checkAnswers, type Answers } from '@core/oform/answers';
-import { impliedOptions } from '@core/oform/impliedOptions';
-import { nextPage, type Answer } from '@core/oform/navigation';
+import { isChoiceType, type FieldConfiguration } from '@core/model/survey';
+import { OFORM_CONTAINER_TYPE as CONTAINER_TYPE, OFORM_FIELD_TYPE as FIELD_TYPE } from '@core/model/surveyDoc';
+import { checkAnswers, type Answers } from '@core/survey/answers';
+import { impliedOptions } from '@core/survey/impliedOptions';
+import { nextPage, type Answer } from '@core/survey/navigation';
 import { message } from '@core/validation/messages';
 import type { Db } from '../db/open';
 import { keptPerDatabase } from '../db/rowCache';

@@ -3,7 +3,7 @@
  * server/security/sealedAnswer.ts).
  */
 import { sql } from 'drizzle-orm';
-import { CHOICE_TYPES } from '@core/model/oform';
+import { CHOICE_TYPES } from '@core/model/survey';
 import type { Db } from '../db/open';
 import { oFormFieldEntries, oFormFields } from '../db/schema';
 import type { PhiCipher } from '../security/phi';

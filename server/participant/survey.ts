@@ -2,7 +2,7 @@
  * The survey as a participant's run reads it (one version: its row, active pages, containers
  * and questions): what runSurvey.ts loads and the rules over it (cannotEnd.ts) take.
  */
-import type { FieldConfiguration, FieldType } from '@core/model/oform';
+import type { FieldConfiguration, FieldType } from '@core/model/survey';
 import type { oForms } from '../db/schema';
 import type { ContainerRow } from '../surveys';
 

@@ -17,7 +17,7 @@ import { rowsOf } from '../db/rows';
 import { contactFields, contacts, leads, messages, oFormFieldEntries, referralEvents, referrals, rmsProviders } from '../db/schema';
 import { matchKeysOf } from '../participant';
 import { sealClearAnswers } from '../participant';
-import type { ContactFormField, ContactValue } from '@core/oform/contact';
+import type { ContactFormField, ContactValue } from '@core/survey/contact';
 import type { ContactFieldType } from '@core/model/contactField';
 import type { ContactMatcher } from '../security/contactMatch';
 import type { PhiCipher } from '../security/phi';

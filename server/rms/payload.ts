@@ -24,8 +24,8 @@ import {
   siteLocations,
   sponsors,
 } from '../db/schema';
-import { impliedOptions } from '@core/oform/impliedOptions';
-import type { FieldType } from '@core/model/oform';
+import { impliedOptions } from '@core/survey/impliedOptions';
+import type { FieldType } from '@core/model/survey';
 import type { PhiCipher } from '../security/phi';
 import { openAnswer } from '../security/sealedAnswer';
 import { openContactValues } from '../security/sealedValues';

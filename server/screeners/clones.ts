@@ -4,7 +4,7 @@
  * its source's.
  */
 import { asc, eq, inArray, sql } from 'drizzle-orm';
-import { VERSION_RACE } from '@core/model/oformDoc';
+import { VERSION_RACE } from '@core/model/surveyDoc';
 import type { Db, Tx } from '../db/open';
 import { contactFieldScreeners, engagementScreeners, oForms, screenerLanguages, screenerMessages, screenerSurveys, screeners } from '../db/schema';
 import { Conflict } from '../errors';

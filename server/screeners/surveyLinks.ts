@@ -6,8 +6,8 @@
  */
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type * as valibot from 'valibot';
-import { UNKNOWN_IDENTITY } from '@core/model/oformDoc';
-import type { FieldConfiguration } from '@core/model/oform';
+import { UNKNOWN_IDENTITY } from '@core/model/surveyDoc';
+import type { FieldConfiguration } from '@core/model/survey';
 import {
   SCREENER_SURVEY_TYPE,
   type SCREENER_SURVEY_SORTS,

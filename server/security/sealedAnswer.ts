@@ -8,8 +8,8 @@
  * Reading goes by the column that is set, not by the question's type, so an answer stored before
  * sealing (and not yet sealed by the participant area's sealClearAnswers) still reads.
  */
-import { CHOICE_TYPES } from '@core/model/oform';
-import type { Answer } from '@core/oform/navigation';
+import { CHOICE_TYPES } from '@core/model/survey';
+import type { Answer } from '@core/survey/navigation';
 import type { PhiCipher } from './phi';
 
 /** An answer as stored: exactly one of the two is non-null. */

@@ -4,7 +4,7 @@
  * being the approved one; from then on the version never changes (./versions.ts lockEditable).
  */
 import { and, eq, sql } from 'drizzle-orm';
-import { ALREADY_APPROVED, VERSION_RACE } from '@core/model/oformDoc';
+import { ALREADY_APPROVED, VERSION_RACE } from '@core/model/surveyDoc';
 import type { Db } from '../db/open';
 import { oForms } from '../db/schema';
 import { Conflict, NotFound } from '../errors';

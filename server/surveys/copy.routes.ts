@@ -4,7 +4,7 @@
  * Scope: only a survey of the user's sponsors' engagements can be copied.
  */
 import type { Hono } from 'hono';
-import { OFORM, OFORM_COPY_TYPE, OFormCopyInput } from '@core/model/oformDoc';
+import { OFORM, OFORM_COPY_TYPE, VersionCopyInput } from '@core/model/surveyDoc';
 import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
 import { copyLatestVersion } from './copy';
@@ -17,7 +17,7 @@ export function oFormCopyRoutes(app: Hono<AppEnv>, db: Db) {
     '/o-form-copy',
     describe({
       summary: 'Copy a survey version (new version or new survey)',
-      body: { resource: OFORM_COPY_TYPE, attributes: OFormCopyInput },
+      body: { resource: OFORM_COPY_TYPE, attributes: VersionCopyInput },
       answer: { resource: OFORM, status: 201 },
     }),
     async (c) => {

@@ -10,8 +10,8 @@
  */
 import { createHash } from 'node:crypto';
 import { and, asc, desc, eq, inArray, max, sql } from 'drizzle-orm';
-import type { FieldConfiguration, Transition } from '@core/model/oform';
-import { UNKNOWN_IDENTITY, VERSION_RACE } from '@core/model/oformDoc';
+import type { FieldConfiguration, Transition } from '@core/model/survey';
+import { UNKNOWN_IDENTITY, VERSION_RACE } from '@core/model/surveyDoc';
 import type { AuthUser } from '../context';
 import type { Conn, Db, Tx } from '../db/open';
 import { oFormContainers, oFormFieldTags, oFormFields, oFormLanguages, oFormMessages, oForms } from '../db/schema';

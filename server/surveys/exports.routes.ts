@@ -1,20 +1,20 @@
 /**
  * A versioned survey's PDF: POST /api/o-forms/export-to-pdf/{id}/{showApproved} answers where
- * to fetch it; GET /api/o-forms/o-form-exports/{id} serves it (oform/exports.ts gathers what it
+ * to fetch it; GET /api/o-forms/o-form-exports/{id} serves it (./exports.ts gathers what it
  * shows). Both follow the surveys' sponsor scope.
  *
  * The PDF is rendered when it is fetched rather than stored: an approved version never
  * changes, so its export is always the same, and nothing is left behind to clean up.
  */
 import type { Hono } from 'hono';
-import { OFORM_EXPORT, OFORM_EXPORT_TYPE, type OFormExport } from '@core/model/oformExport';
+import { OFORM_EXPORT, OFORM_EXPORT_TYPE, type SurveyExport } from '@core/model/surveyExport';
 import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
 import { badRequest } from '../http/errors';
 import { rowAtPath } from '../http/pathRow';
 import { sendResource, toResource } from '../http/serialize';
 import { attachmentDisposition } from '../http/upload';
-import { renderSurveyPdf } from '../pdf/oformPdf';
+import { renderSurveyPdf } from '../pdf/surveyPdf';
 import { exportFilename, exportedVersion, surveyPdfContent } from './exports';
 import { findForm } from './versions';
 import { describe } from '../openapi/describe';
@@ -30,7 +30,7 @@ export function oFormExportsRoutes(app: Hono<AppEnv>, db: Db) {
     if (flag !== '0' && flag !== '1') throw badRequest("'showApproved' must be 0 or 1.", 'showApproved');
     const { row: form } = await rowAtPath(c, 'survey', (id) => findForm(db, id, user));
     const target = await exportedVersion(db, form, user, flag === '1');
-    const body: OFormExport = {
+    const body: SurveyExport = {
       id: String(target.id),
       filename: exportFilename(target, 'pdf'),
       url: `/api/o-forms/o-form-exports/${target.id}`,

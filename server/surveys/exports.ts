@@ -1,20 +1,20 @@
 /**
  * What a survey version's exports hold: the file names, the version a PDF link exports, the
- * PDF's content (pdf/oformPdf.ts draws it) and the page metrics the CSV and the chart show
+ * PDF's content (pdf/surveyPdf.ts draws it) and the page metrics the CSV and the chart show
  * (pageMetrics.ts counts them). Each follows the surveys' sponsor scope.
  */
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
-import { FIELD_TYPE_NAMES } from '@core/model/oform';
-import { NO_APPROVED_VERSION } from '@core/model/oformExport';
-import { DEFAULT_OFORM_MESSAGES, OFORM_MESSAGE_TYPES } from '@core/model/oformMessage';
+import { FIELD_TYPE_NAMES } from '@core/model/survey';
+import { NO_APPROVED_VERSION } from '@core/model/surveyExport';
+import { DEFAULT_SURVEY_MESSAGES, SURVEY_MESSAGE_TYPES } from '@core/model/surveyMessage';
 import { nowOf, type AuthUser, type Deps } from '../context';
 import type { Db } from '../db/open';
-import { questionRules } from '@core/oform/rulesInWords';
+import { questionRules } from '@core/survey/rulesInWords';
 import { engagements, languages, oFormLanguages, oFormMessages, oForms, users } from '../db/schema';
 import { engagementScope } from '../engagements';
 import { pageMetrics } from './pageMetrics';
 import { Conflict, NotFound } from '../errors';
-import type { PdfMessage, PdfPage, SurveyPdf } from '../pdf/oformPdf';
+import type { PdfMessage, PdfPage, SurveyPdf } from '../pdf/surveyPdf';
 import { loadStructure } from './structure';
 import { findForm, selectForms, type FormRow } from './versions';
 
@@ -122,13 +122,13 @@ export async function surveyPdfContent(db: Db, form: FormRow, user: AuthUser): P
     .from(oFormMessages)
     .where(eq(oFormMessages.oFormVersionId, form.id))
     .orderBy(asc(oFormMessages.language));
-  const messages: PdfMessage[] = OFORM_MESSAGE_TYPES.flatMap((type) => {
+  const messages: PdfMessage[] = SURVEY_MESSAGE_TYPES.flatMap((type) => {
     const rows = own.filter((m) => m.messageType === type);
     const list: PdfMessage[] = rows.map((m) => ({ type, language: m.language, message: plainText(m.message), isDefault: false }));
-    if (!rows.some((m) => m.language === 'en')) list.unshift({ type, language: 'en', message: DEFAULT_OFORM_MESSAGES[type].en, isDefault: true });
+    if (!rows.some((m) => m.language === 'en')) list.unshift({ type, language: 'en', message: DEFAULT_SURVEY_MESSAGES[type].en, isDefault: true });
     // A language of the survey without its own text shows what participants get: the shipped default.
     for (const l of others) {
-      const shipped = (DEFAULT_OFORM_MESSAGES[type] as Record<string, string | undefined>)[l.isoCode];
+      const shipped = (DEFAULT_SURVEY_MESSAGES[type] as Record<string, string | undefined>)[l.isoCode];
       if (!rows.some((m) => m.language === l.isoCode) && shipped) list.push({ type, language: l.isoCode, message: shipped, isDefault: true });
     }
     return list;

@@ -3,7 +3,7 @@
  * the survey version offers it (the default language always is).
  */
 import type { Hono } from 'hono';
-import { OFORM_LANGUAGE, OFORM_LANGUAGE_TYPE, type OFormLanguage } from '@core/model/oformExport';
+import { OFORM_LANGUAGE, OFORM_LANGUAGE_TYPE, type SurveyLanguage } from '@core/model/surveyExport';
 import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
 import { notFound } from '../http/errors';
@@ -32,7 +32,7 @@ export function languagesOFormsRoutes(app: Hono<AppEnv>, db: Db) {
       if (!form) throw notFound('survey');
       const rows = await surveyLanguageChoices(db, form.id);
       const data = rows.map((l) => {
-        const resource: OFormLanguage = {
+        const resource: SurveyLanguage = {
           id: `${form.id}-${l.id}`,
           oFormId: String(form.id),
           languageId: String(l.id),

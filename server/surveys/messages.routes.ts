@@ -1,9 +1,16 @@
 /**
  * A versioned survey version's own messages (/api/o-forms/o-form-messages), written only while
- * the version is not approved. The defaults they replace are oform-default-messages.ts's.
+ * the version is not approved. The defaults they replace are DEFAULT_SURVEY_MESSAGES (core/model/surveyMessage.ts).
  */
 import type { Hono } from 'hono';
-import { OFORM_MESSAGE, OFORM_MESSAGE_TYPE, OFormMessageInput, OFormMessagePatch, type OFormMessage, type OFormMessageType } from '@core/model/oformMessage';
+import {
+  OFORM_MESSAGE,
+  OFORM_MESSAGE_TYPE,
+  SurveyMessageInput,
+  SurveyMessagePatch,
+  type SurveyMessage,
+  type SurveyMessageType,
+} from '@core/model/surveyMessage';
 import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
 import { invalid, notFound } from '../http/errors';
@@ -33,11 +40,11 @@ const listSpec: ListSpec<'messageType' | 'language', typeof VERSION_MESSAGE_FILT
   filters: VERSION_MESSAGE_FILTERS,
 };
 
-const toMessage = (row: Row): OFormMessage => ({
+const toMessage = (row: Row): SurveyMessage => ({
   id: String(row.id),
   oFormIdentity: row.oFormIdentity,
   oFormVersionId: row.oFormVersionId,
-  messageType: row.messageType as OFormMessageType,
+  messageType: row.messageType as SurveyMessageType,
   language: row.language,
   message: row.message,
 });
@@ -52,7 +59,7 @@ export function oFormMessagesRoutes(app: Hono<AppEnv>, db: Db) {
     '/o-form-messages',
     describe({
       summary: 'Create a survey message',
-      body: { resource: OFORM_MESSAGE_TYPE, attributes: OFormMessageInput },
+      body: { resource: OFORM_MESSAGE_TYPE, attributes: SurveyMessageInput },
       answer: { resource: OFORM_MESSAGE, status: 201 },
     }),
     async (c) => {
@@ -69,7 +76,7 @@ export function oFormMessagesRoutes(app: Hono<AppEnv>, db: Db) {
     '/o-form-messages/:id',
     describe({
       summary: 'Update a survey message',
-      body: { resource: OFORM_MESSAGE_TYPE, attributes: OFormMessagePatch },
+      body: { resource: OFORM_MESSAGE_TYPE, attributes: SurveyMessagePatch },
       answer: { resource: OFORM_MESSAGE },
     }),
     async (c) => {

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { SURVEY_METRICS_COLUMNS } from '@core/model/oformExport';
+import { SURVEY_METRICS_COLUMNS } from '@core/model/surveyExport';
 import type { AppEnv, Deps } from '../context';
 import { authenticate } from '../auth/guards';
 import { csvRow } from '../http/csv';

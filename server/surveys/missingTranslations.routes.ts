@@ -4,7 +4,7 @@
  * rules are server/surveys/translations.ts's.
  */
 import type { Hono } from 'hono';
-import { MISSING_TRANSLATION, MISSING_TRANSLATION_TYPE, missingTranslationId, type MissingTranslationAttributes } from '@core/model/oformExport';
+import { MISSING_TRANSLATION, MISSING_TRANSLATION_TYPE, missingTranslationId, type MissingTranslationAttributes } from '@core/model/surveyExport';
 import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
 import { parseQuery, WHOLE_LIST_QUERY } from '../http/query';

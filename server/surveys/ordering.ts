@@ -1,10 +1,10 @@
 /**
  * Display orders among siblings (pages, child containers, questions, options) in both survey
- * models. The rules are core/oform/authoring.ts's (`reorder` moves one, `densify` closes gaps);
+ * models. The rules are core/survey/authoring.ts's (`reorder` moves one, `densify` closes gaps);
  * this writes what they compute, only where an order changed.
  */
 import { eq } from 'drizzle-orm';
-import { densify, reorder } from '@core/oform/authoring';
+import { densify, reorder } from '@core/survey/authoring';
 import type { Tx } from '../db/open';
 import { oFormContainers, oFormFields, surveyOptions, surveyPages, surveyQuestions } from '../db/schema';
 

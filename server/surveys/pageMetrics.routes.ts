@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { SURVEY_PAGE_METRICS, SURVEY_PAGE_METRICS_TYPE } from '@core/model/oformExport';
+import { SURVEY_PAGE_METRICS, SURVEY_PAGE_METRICS_TYPE } from '@core/model/surveyExport';
 import type { AppEnv, Deps } from '../context';
 import { authenticate } from '../auth/guards';
 import { parseQuery, WHOLE_LIST_QUERY, parseId } from '../http/query';

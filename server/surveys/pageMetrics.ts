@@ -11,12 +11,12 @@
  *   median_seconds, p90_seconds  time on the page, over the timings that have their stop
  */
 import { sql } from 'drizzle-orm';
-import type { SurveyPageMetrics } from '@core/model/oformExport';
+import type { SurveyPageMetrics } from '@core/model/surveyExport';
 import type { Db } from '../db/open';
 import { rowsOf } from '../db/rows';
 import { loadStructure } from './structure';
 
-/** One page's figures: the admin's drop-off chart reads the same shape (core/model/oformExport.ts), with its id. */
+/** One page's figures: the admin's drop-off chart reads the same shape (core/model/surveyExport.ts), with its id. */
 export type PageMetrics = Omit<SurveyPageMetrics, 'id'>;
 
 /** The value below which `share` of the sorted values lie (nearest rank). */

@@ -5,7 +5,7 @@
  * an approved version never changes (409).
  */
 import type { Context, Hono } from 'hono';
-import { ContainerInput, ContainerPatch, OFORM_CONTAINER, OFORM_CONTAINER_TYPE } from '@core/model/oformDoc';
+import { ContainerInput, ContainerPatch, OFORM_CONTAINER, OFORM_CONTAINER_TYPE } from '@core/model/surveyDoc';
 import type { AppEnv, AuthUser } from '../context';
 import type { Db } from '../db/open';
 import { createContainer, deleteContainer, findContainer, updateContainer } from './pages';
@@ -20,7 +20,7 @@ import { sendResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { chooseFromList } from '@core/validation/chooseFromList';
 
-const UNKNOWN_OFORM = chooseFromList('a survey version');
+const UNKNOWN_VERSION = chooseFromList('a survey version');
 
 /** A page as the API reads it, its questions included, or null when the user has none of that id. */
 async function readContainer(db: Db, id: number, user: AuthUser): Promise<MemberDocument | null> {
@@ -54,7 +54,7 @@ export function oFormContainersRoutes(app: Hono<AppEnv>, db: Db) {
     async (c) => {
       const user = c.get('user');
       const { attributes } = await c.var.body.read();
-      const form = await requireParent(findForm(db, attributes.oFormId, user), 'oFormId', UNKNOWN_OFORM);
+      const form = await requireParent(findForm(db, attributes.oFormId, user), 'oFormId', UNKNOWN_VERSION);
       const id = await createContainer(db, form, attributes);
       return sendContainer(c, db, id, user, 201);
     },

@@ -7,8 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type * as v from 'valibot';
-import { PARENT_CONTAINER_INVALID, type ContainerInput, type ContainerPatch } from '@core/model/oformDoc';
-import { newPageTitle, optionsJumpingTo, pageInUseMessage } from '@core/oform/authoring';
+import { PARENT_CONTAINER_INVALID, type ContainerInput, type ContainerPatch } from '@core/model/surveyDoc';
+import { newPageTitle, optionsJumpingTo, pageInUseMessage } from '@core/survey/authoring';
 import type { AuthUser } from '../context';
 import type { Conn, Db, Tx } from '../db/open';
 import { oFormContainers, oForms } from '../db/schema';

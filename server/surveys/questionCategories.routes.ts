@@ -3,7 +3,7 @@
  * question_categories lookup, seeded by migration), for the question editor's picker.
  */
 import type { Hono } from 'hono';
-import { OFORM_FIELD_CATEGORY_ROW, OFORM_FIELD_CATEGORY_TYPE } from '@core/model/oformDoc';
+import { OFORM_FIELD_CATEGORY_ROW, OFORM_FIELD_CATEGORY_TYPE } from '@core/model/surveyDoc';
 import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
 import type { ListSpec } from '../http/query';

@@ -1,10 +1,10 @@
 /**
  * GET /api/o-forms/o-form-field-types (SPEC section 7): the question types, for the question
- * editor's picker. They are core's (core/model/oform.ts), not rows, so the list is paged here.
+ * editor's picker. They are core's (core/model/survey.ts), not rows, so the list is paged here.
  */
 import type { Hono } from 'hono';
-import { FIELD_TYPES, FIELD_TYPE_NAMES, isChoiceType } from '@core/model/oform';
-import { OFORM_FIELD_TYPE_ROW, OFORM_FIELD_TYPE_TYPE } from '@core/model/oformDoc';
+import { FIELD_TYPES, FIELD_TYPE_NAMES, isChoiceType } from '@core/model/survey';
+import { OFORM_FIELD_TYPE_ROW, OFORM_FIELD_TYPE_TYPE } from '@core/model/surveyDoc';
 import type { AppEnv } from '../context';
 import type { ListSpec } from '../http/query';
 import { answerRows } from '../http/listAnswer';

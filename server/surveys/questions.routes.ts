@@ -1,11 +1,11 @@
 /**
  * /api/o-forms/o-form-fields (SPEC sections 3, 4): a survey's questions. The writes are
  * server/surveys/questions.ts's, which check each question's configuration against its type
- * (core/model/oform.ts `fieldConfiguration(type)`). Scope: the surveys' (another sponsor's
+ * (core/model/survey.ts `fieldConfiguration(type)`). Scope: the surveys' (another sponsor's
  * question answers 404); a question of an approved version never changes (409).
  */
 import type { Context, Hono } from 'hono';
-import { FieldInput, FieldPatch, OFORM_FIELD, OFORM_FIELD_TYPE } from '@core/model/oformDoc';
+import { FieldInput, FieldPatch, OFORM_FIELD, OFORM_FIELD_TYPE } from '@core/model/surveyDoc';
 import type { AppEnv, AuthUser } from '../context';
 import type { Db } from '../db/open';
 import { findContainer } from './pages';

@@ -1,6 +1,6 @@
 /**
  * A survey version's questions as staff write them: each configuration checked for its type
- * (core/model/oform.ts) with the authoring defaults, every option's transition leading where it
+ * (core/model/survey.ts) with the authoring defaults, every option's transition leading where it
  * may, the category and tags known; made at the end of their container, changed and moved,
  * deleted unless that leaves a page options jump to with date-of-birth questions only. Every
  * write takes the version's lock and refuses an approved version (./versions.ts).
@@ -9,9 +9,9 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, eq, ne } from 'drizzle-orm';
 import * as v from 'valibot';
 import { toFieldIssues, type FieldIssue } from '@core/model/fields';
-import { fieldConfiguration, type FieldConfiguration, type FieldType } from '@core/model/oform';
-import { TRANSITION_PAGE_INVALID, TRANSITION_SURVEY_INVALID, type FieldInput, type FieldPatch } from '@core/model/oformDoc';
-import { DOB_PAGE_IS_TARGET, PLACEHOLDER_TITLE, isDobOnlyPage, optionsJumpingTo, transitionTargets, withAuthoringDefaults } from '@core/oform/authoring';
+import { fieldConfiguration, type FieldConfiguration, type FieldType } from '@core/model/survey';
+import { TRANSITION_PAGE_INVALID, TRANSITION_SURVEY_INVALID, type FieldInput, type FieldPatch } from '@core/model/surveyDoc';
+import { DOB_PAGE_IS_TARGET, PLACEHOLDER_TITLE, isDobOnlyPage, optionsJumpingTo, transitionTargets, withAuthoringDefaults } from '@core/survey/authoring';
 import type { AuthUser } from '../context';
 import type { Conn, Db, Tx } from '../db/open';
 import { engagements, oFormFields, oForms } from '../db/schema';
@@ -50,7 +50,7 @@ function parseConfiguration(type: FieldType, raw: unknown): FieldConfiguration {
   return withAuthoringDefaults(type, parsed.output);
 }
 
-/** Pages as core/oform/authoring.ts sees them, with the written field as it will be. */
+/** Pages as core/survey/authoring.ts sees them, with the written field as it will be. */
 function pageSummaries(structure: Structure, written?: { id: number | null; containerId: number; type: FieldType }) {
   const fields = structure.fields.filter((f) => f.id !== written?.id).map((f) => ({ containerId: f.containerId, type: f.type }));
   if (written) fields.push({ containerId: written.containerId, type: written.type });

@@ -3,8 +3,8 @@
  * GET/PATCH/DELETE /api/o-forms/o-forms/{id} — the versions of a survey identity, read with
  * their pages, questions, tags, engagement and languages (server/surveys/serialize.ts). The
  * writes are the survey domain's (server/surveys/surveys.ts). Their pages, questions, copies and
- * approval have route files of their own (oform-containers.ts, oform-fields.ts, oform-copy.ts,
- * oform-versions.ts).
+ * approval have route files of their own (pages.routes.ts, questions.routes.ts, copy.routes.ts,
+ * versions.routes.ts).
  *
  * Scope: a survey belongs to an engagement; a User reaches only those of their sponsors'
  * engagements (another sponsor's survey, or any part of it, answers 404).
@@ -14,8 +14,8 @@
  */
 import type { Hono } from 'hono';
 import type { Resource } from '@core/jsonapi';
-import { OFORM_TYPE } from '@core/model/oform';
-import { OFORM, OFORM_DEFAULT_SORT, OFORM_INCLUDES, OFORM_SORTS, OFormInput, OFormPatch } from '@core/model/oformDoc';
+import { OFORM_TYPE } from '@core/model/survey';
+import { OFORM, OFORM_DEFAULT_SORT, OFORM_INCLUDES, OFORM_SORTS, NewSurveyInput, SurveyVersionPatch } from '@core/model/surveyDoc';
 import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
 import { findAccessibleEngagement, UNKNOWN_ENGAGEMENT } from '../engagements';
@@ -66,7 +66,7 @@ export function oFormsRoutes(app: Hono<AppEnv>, db: Db) {
 
   app.post(
     '/o-forms',
-    describe({ summary: 'Create a versioned survey', body: { resource: OFORM_TYPE, attributes: OFormInput }, answer: { resource: OFORM, status: 201 } }),
+    describe({ summary: 'Create a versioned survey', body: { resource: OFORM_TYPE, attributes: NewSurveyInput }, answer: { resource: OFORM, status: 201 } }),
     async (c) => {
       const user = c.get('user');
       const { attributes, relationships } = await c.var.body.read();
@@ -79,7 +79,7 @@ export function oFormsRoutes(app: Hono<AppEnv>, db: Db) {
 
   app.patch(
     '/o-forms/:id',
-    describe({ summary: 'Update a versioned survey', body: { resource: OFORM_TYPE, attributes: OFormPatch }, answer: { resource: OFORM } }),
+    describe({ summary: 'Update a versioned survey', body: { resource: OFORM_TYPE, attributes: SurveyVersionPatch }, answer: { resource: OFORM } }),
     async (c) => {
       const user = c.get('user');
       const { id } = await rowAtPath(c, 'survey', (id) => findForm(db, id, user));

@@ -7,18 +7,18 @@
 import type { Context } from 'hono';
 import { asc, eq } from 'drizzle-orm';
 import type { Resource } from '@core/jsonapi';
-import { OFORM_TYPE } from '@core/model/oform';
+import { OFORM_TYPE } from '@core/model/survey';
 import {
   OFORM_CONTAINER_TYPE,
   OFORM_FIELD_TYPE,
   OFORM_INCLUDES,
   OFORM_VERSION_TYPE,
   type ContainerType,
-  type OForm,
-  type OFormContainer,
-  type OFormField,
-  type OFormTransition,
-} from '@core/model/oformDoc';
+  type SurveyVersion,
+  type PageOrGroup,
+  type Question,
+  type SurveyTransition,
+} from '@core/model/surveyDoc';
 import type { AuthUser } from '../context';
 import type { Conn, Db } from '../db/open';
 import { languages, oFormLanguages } from '../db/schema';
@@ -28,7 +28,7 @@ import { loadStructure, type ContainerRow, type Structure, type StructureField }
 import { findForm, type FormRow } from './versions';
 
 /** A question as the API shows it: string ids, its container's identity, its tags. */
-export function toField(field: StructureField, structure: Structure): OFormField {
+export function toField(field: StructureField, structure: Structure): Question {
   return {
     id: String(field.id),
     identity: field.identity,
@@ -44,7 +44,7 @@ export function toField(field: StructureField, structure: Structure): OFormField
   };
 }
 
-function toContainer(row: ContainerRow, form: { identity: string }): OFormContainer {
+function toContainer(row: ContainerRow, form: { identity: string }): PageOrGroup {
   return {
     id: String(row.id),
     identity: row.identity,
@@ -59,7 +59,7 @@ function toContainer(row: ContainerRow, form: { identity: string }): OFormContai
   };
 }
 
-function transitionsOf(structure: Structure): OFormTransition[] {
+function transitionsOf(structure: Structure): SurveyTransition[] {
   return structure.fields.flatMap((f) =>
     f.configuration.options
       .filter((o) => o.transition)
@@ -73,7 +73,7 @@ function transitionsOf(structure: Structure): OFormTransition[] {
   );
 }
 
-function toForm(row: FormRow, structure?: Structure): OForm {
+function toForm(row: FormRow, structure?: Structure): SurveyVersion {
   return {
     id: String(row.id),
     identity: row.identity,
@@ -109,7 +109,7 @@ export function containerResource(row: ContainerRow, form: { identity: string },
   return toResource(OFORM_CONTAINER_TYPE, id, attributes, { relationships });
 }
 
-export function fieldResource(field: OFormField, withTags = false): Resource {
+export function fieldResource(field: Question, withTags = false): Resource {
   const { id, ...attributes } = field;
   return toResource(OFORM_FIELD_TYPE, id, attributes, {
     relationships: withTags ? { tags: { data: field.tags.map((t) => ({ type: 'tags', id: t.id })) } } : undefined,

@@ -6,7 +6,7 @@
  * a participant sees.
  */
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import { FIELD_TYPES, type FieldConfiguration, type FieldType } from '@core/model/oform';
+import { FIELD_TYPES, type FieldConfiguration, type FieldType } from '@core/model/survey';
 import type { Conn } from '../db/open';
 import { oFormContainers, oFormFieldTags, oFormFields, tags } from '../db/schema';
 
@@ -39,7 +39,7 @@ const knownType = (type: string): FieldType => FIELD_TYPES.find((t) => t === typ
 
 /**
  * A stored configuration with its lists present. Configurations are checked by
- * core/model/oform.ts fieldConfiguration(type) on every write, so what is stored has that shape.
+ * core/model/survey.ts fieldConfiguration(type) on every write, so what is stored has that shape.
  */
 const storedConfiguration = (stored: Record<string, unknown>): FieldConfiguration =>
   ({ required: false, helperText: null, translations: {}, options: [], ...stored }) as FieldConfiguration;

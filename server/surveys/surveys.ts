@@ -6,8 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type * as v from 'valibot';
-import type { OFormInput, OFormPatch } from '@core/model/oformDoc';
-import { newPageTitle } from '@core/oform/authoring';
+import type { NewSurveyInput, SurveyVersionPatch } from '@core/model/surveyDoc';
+import { newPageTitle } from '@core/survey/authoring';
 import type { Db } from '../db/open';
 import { oFormContainers, oForms } from '../db/schema';
 import { writeFormLanguages } from './translations';
@@ -17,7 +17,7 @@ import { insertedRow } from '../db/rows';
 /** Version 1 of a new survey identity, in the engagement's sponsor, with one page. Answers its id. */
 export async function createSurvey(
   db: Db,
-  attributes: v.InferOutput<typeof OFormInput>,
+  attributes: v.InferOutput<typeof NewSurveyInput>,
   engagement: { sponsorId: number },
   languageIds: number[] | undefined,
 ): Promise<number> {
@@ -34,7 +34,7 @@ export async function createSurvey(
   });
 }
 
-export async function updateSurvey(db: Db, id: number, attributes: v.InferOutput<typeof OFormPatch>, languageIds: number[] | undefined): Promise<void> {
+export async function updateSurvey(db: Db, id: number, attributes: v.InferOutput<typeof SurveyVersionPatch>, languageIds: number[] | undefined): Promise<void> {
   await db.transaction(async (tx) => {
     // isActive alone (toggle_active) is not content: an approved version may still be switched.
     const onlyActive = Object.keys(attributes).every((k) => k === 'isActive') && languageIds === undefined;

@@ -6,8 +6,8 @@
  */
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Relationship } from '@core/jsonapi';
-import { LANGUAGE_NOT_AVAILABLE, MISSING_TRANSLATIONS, MISSING_TRANSLATIONS_CODE, type MissingTranslation } from '@core/model/oformExport';
-import { missingTranslations } from '@core/oform/translations';
+import { LANGUAGE_NOT_AVAILABLE, MISSING_TRANSLATIONS, MISSING_TRANSLATIONS_CODE, type MissingTranslation } from '@core/model/surveyExport';
+import { missingTranslations } from '@core/survey/translations';
 import type { Conn, Tx } from '../db/open';
 import { languages, oFormLanguages, oFormMessages } from '../db/schema';
 import { toManyIds } from '../http/body';
@@ -53,7 +53,7 @@ async function enabledTranslationLanguages(db: Conn, formId: number): Promise<st
   return rows.map((r) => r.isoCode);
 }
 
-/** What a version still lacks in its enabled languages (see core/oform/translations.ts). */
+/** What a version still lacks in its enabled languages (see core/survey/translations.ts). */
 export async function findMissingTranslations(db: Conn, form: { id: number }): Promise<MissingTranslation[]> {
   const languageCodes = await enabledTranslationLanguages(db, form.id);
   if (languageCodes.length === 0) return [];

@@ -5,7 +5,7 @@
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type * as v from 'valibot';
-import type { OFormMessageInput } from '@core/model/oformMessage';
+import type { SurveyMessageInput } from '@core/model/surveyMessage';
 import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
 import { engagements, oFormMessages, oForms } from '../db/schema';
@@ -50,7 +50,7 @@ export async function findVersionMessage(db: Db, id: number | null): Promise<Ver
 export async function addVersionMessage(
   db: Db,
   form: { id: number; identity: string },
-  attributes: v.InferOutput<typeof OFormMessageInput>,
+  attributes: v.InferOutput<typeof SurveyMessageInput>,
 ): Promise<VersionMessageRow> {
   const row = await db
     .transaction(async (tx) => {

@@ -4,7 +4,7 @@
  * stops being the approved one. Scope: the surveys' (another sponsor's version answers 404).
  */
 import type { Hono } from 'hono';
-import { OFORM_VERSION, OFORM_VERSION_TYPE, OFormVersionPatch } from '@core/model/oformDoc';
+import { OFORM_VERSION, OFORM_VERSION_TYPE, VersionApprovalPatch } from '@core/model/surveyDoc';
 import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
 import { approveVersion } from './approval';
@@ -40,7 +40,7 @@ export function oFormVersionsRoutes(app: Hono<AppEnv>, db: Db) {
     '/o-form-versions/:id',
     describe({
       summary: 'Update a survey version (approve, rename)',
-      body: { resource: OFORM_VERSION_TYPE, attributes: OFormVersionPatch },
+      body: { resource: OFORM_VERSION_TYPE, attributes: VersionApprovalPatch },
       answer: { resource: OFORM_VERSION },
     }),
     async (c) => {

@@ -4,7 +4,7 @@
  * change (SPEC section 4), so each write locks the version's row and refuses an approved one.
  */
 import { and, eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { APPROVED_IMMUTABLE, type OFORM_SORTS } from '@core/model/oformDoc';
+import { APPROVED_IMMUTABLE, type OFORM_SORTS } from '@core/model/surveyDoc';
 import type { AuthUser } from '../context';
 import type { Conn, Tx } from '../db/open';
 import { rowWithId } from '../db/rows';

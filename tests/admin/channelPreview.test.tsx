@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import type { ContactTransport, RunnerTransport } from '@core/oform/runner';
+import type { ContactTransport, RunnerTransport } from '@core/survey/runner';
 import type { PageDocument, PageSavedMeta } from '@core/participant/responses';
 import { json, listDocument, makeUser, renderAdmin, resourceDocument, type Handler } from './helpers';
 import { makeMediaChannel } from './fixtures';

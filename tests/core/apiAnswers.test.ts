@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError, createApiClient, UnexpectedAnswerError } from '@core/api/client';
 import { engagementFilesApi } from '@core/api/engagementFiles';
 import { funnelApi } from '@core/api/funnel';
-import { oformsApi } from '@core/api/oforms';
+import { surveysApi } from '@core/api/surveys';
 import { rmsProvidersApi } from '@core/api/rmsProviders';
 import { FUNNEL_DEFINITIONS } from '@core/model/funnel';
 
@@ -118,12 +118,12 @@ describe('answers read through core/model schemas', () => {
         { type: 'languages', id: '1', attributes: { name: 'English', description: 'English', isoCode: 'en' } },
       ],
     });
-    const detail = await oformsApi(answering(document([field('10', 1), field('11', 2)]), 200)).detail('5');
+    const detail = await surveysApi(answering(document([field('10', 1), field('11', 2)]), 200)).detail('5');
     expect(detail.form).toEqual({ id: '5', ...form });
     expect(detail.languages).toEqual([{ id: '1', name: 'English', description: 'English', isoCode: 'en' }]);
     expect(detail.pages.map((p) => [p.identity, p.fields.map((f) => f.identity)])).toEqual([['p1', ['q10', 'q11']]]);
     expect(detail.pages[0]!.fields[0]!.configuration.options).toEqual([]);
-    await expect(oformsApi(answering(document([field('10', 1)]), 200)).detail('5')).rejects.toThrow(/oFormContainers\.0\.oFormFields\.0/);
+    await expect(surveysApi(answering(document([field('10', 1)]), 200)).detail('5')).rejects.toThrow(/oFormContainers\.0\.oFormFields\.0/);
   });
 
   it("keeps this client's sentence for a funnel stage the server does not define", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ACCEPT_TERMS, checkContact, contactFieldRules, contactValues, type ContactFormField } from '@core/oform/contact';
+import { ACCEPT_TERMS, checkContact, contactFieldRules, contactValues, type ContactFormField } from '@core/survey/contact';
 import { message } from '@core/validation/messages';
 import { normalizeUsPhone } from '@core/validation/rules';
 

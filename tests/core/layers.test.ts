@@ -10,9 +10,9 @@ import { importsWithin, sourceFiles } from '../support/sourceImports';
 const CORE = join(__dirname, '../../core');
 
 /** From the top down; a name is a folder of core/ or a top-level file without extension. */
-const ORDER = ['api', 'participant', 'oform', 'model', 'validation', 'i18n', 'jsonapi', 'csv', 'time'];
+const ORDER = ['api', 'participant', 'survey', 'model', 'validation', 'i18n', 'jsonapi', 'csv', 'time'];
 /** Parts on one floor may import each other. */
-const FLOOR: Record<string, number> = { api: 5, participant: 4, oform: 3, model: 2, validation: 1, i18n: 1, jsonapi: 1, csv: 1, time: 1 };
+const FLOOR: Record<string, number> = { api: 5, participant: 4, survey: 3, model: 2, validation: 1, i18n: 1, jsonapi: 1, csv: 1, time: 1 };
 
 const partOf = (path: string) =>
   relative(CORE, path)

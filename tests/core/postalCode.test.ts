@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { isPostalCode } from '@core/validation/rules';
-import { checkAnswers, kindRules } from '@core/oform/answers';
-import { checkContact } from '@core/oform/contact';
+import { checkAnswers, kindRules } from '@core/survey/answers';
+import { checkContact } from '@core/survey/contact';
 import { message } from '@core/validation/messages';
 
 describe('isPostalCode', () => {

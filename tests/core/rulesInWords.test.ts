@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { withAuthoringDefaults } from '@core/oform/authoring';
-import { ageRange, questionRules } from '@core/oform/rulesInWords';
+import { withAuthoringDefaults } from '@core/survey/authoring';
+import { ageRange, questionRules } from '@core/survey/rulesInWords';
 
 const option = (label: string, extra: Record<string, unknown> = {}) => ({
   label,

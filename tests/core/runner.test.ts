@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { nextPage, type NavField } from '@core/oform/navigation';
+import { nextPage, type NavField } from '@core/survey/navigation';
 import {
   createRunner,
   OutcomeReached,
@@ -16,9 +16,9 @@ import {
   type RunnerTransport,
   type SaveResult,
   type TrialSite,
-} from '@core/oform/runner';
-import type { Answers } from '@core/oform/answers';
-import type { FieldConfiguration } from '@core/model/oform';
+} from '@core/survey/runner';
+import type { Answers } from '@core/survey/answers';
+import type { FieldConfiguration } from '@core/model/survey';
 import { later } from '../support/runnerLater';
 import { previewTransport, type LeadPreviewApi } from '@core/api/surveyPreview';
 import { fieldConfig } from '../support/fieldConfig';

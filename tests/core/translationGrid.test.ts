@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { csvRow, parseCsv, unguardCsvCell } from '@core/csv';
-import { gridWrites, readTranslationsCsv, translationRows, translationsCsv, type GridInput, type GridPage } from '@core/oform/translationGrid';
+import { gridWrites, readTranslationsCsv, translationRows, translationsCsv, type GridInput, type GridPage } from '@core/survey/translationGrid';
 import { fieldConfig } from '../support/fieldConfig';
 
 const option = (label: string, value: string, translations: Record<string, string> = {}) => ({

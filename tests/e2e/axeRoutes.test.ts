@@ -62,7 +62,7 @@ beforeAll(async () => {
     SiteAssociations: ids.engagement!,
     MediaChannel: ids.channel!,
     Screener: ids.screener!,
-    OForm: ids.oform!,
+    VersionedSurvey: ids.oform!,
     SiteLocations: ids.site!,
     Surveys: ids.legacy!,
     Users: ids.user!,

@@ -3,7 +3,7 @@
  * participant transport against the harness's app, to a completed referral: the messages tests
  * drive it and then look at what the outbox wrote and sent.
  */
-import { createRunner } from '@core/oform/runner';
+import { createRunner } from '@core/survey/runner';
 import { checkParticipantAnswer } from '@core/participant/responses';
 import { createParticipantTransport } from '@core/participant/transport';
 import { settleMessages } from '../../server/messages/worker';

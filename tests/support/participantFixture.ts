@@ -15,7 +15,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
-import type { FieldConfiguration, FieldType } from '@core/model/oform';
+import type { FieldConfiguration, FieldType } from '@core/model/survey';
 import type { Db } from '../../server/db/open';
 import {
   contactFieldScreeners,

@@ -1,7 +1,7 @@
 /** The DOM events on the widget's element for a partner's tag manager (widget/hostEvents.ts). */
 import { describe, expect, it } from 'vitest';
 import { hostEvents } from '../../widget/hostEvents';
-import type { Phase, RunnerState } from '@core/oform/runner';
+import type { Phase, RunnerState } from '@core/survey/runner';
 import type { EventsPolicy } from '@core/model/eventsPolicy';
 
 const ids = { mediaChannelId: '3', screenerId: '4' };

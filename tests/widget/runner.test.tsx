@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mount, type MountedWidget } from '../../widget/mount';
 import { themeCss } from '../../widget/theme';
-import type { FieldConfiguration, FieldType } from '@core/model/oform';
+import type { FieldConfiguration, FieldType } from '@core/model/survey';
 import {
   OutcomeReached,
   type ContactTransport,
@@ -14,8 +14,8 @@ import {
   type RunnerContactField,
   type RunnerTransport,
   type TrialSite,
-} from '@core/oform/runner';
-import type { Answers } from '@core/oform/answers';
+} from '@core/survey/runner';
+import type { Answers } from '@core/survey/answers';
 import { HttpError } from '@core/participant/httpError';
 import { previewTransport, type LeadPreviewApi } from '@core/api/surveyPreview';
 import type { WidgetTransport } from '../../widget/controller';

@@ -1,6 +1,6 @@
-import { impliedOptions } from '@core/oform/impliedOptions';
-import type { Answer } from '@core/oform/navigation';
-import type { RunnerField } from '@core/oform/runner';
+import { impliedOptions } from '@core/survey/impliedOptions';
+import type { Answer } from '@core/survey/navigation';
+import type { RunnerField } from '@core/survey/runner';
 import type { ParticipantText } from '@core/i18n/participant';
 import { describedBy, Err, helpText, Input, Req } from './Fields';
 

@@ -2,11 +2,11 @@
  * The screens of a qualified participant's steps after the survey: ZIP, trial sites, contact
  * form, consent; and the contact form as a lead's at notQualified, noTrialSites and notActive
  * (the outcome's title and message pair, the consent box in the form, "No thanks"). Part of the
- * widget's second file (../later.ts).
+ * widget's second file (../restOfRun.ts).
  */
 import type { ComponentChildren } from 'preact';
 import { stepStrings, type StepText } from '@core/i18n/participantSteps';
-import type { ConsentBox, RunnerContactField, TrialSite } from '@core/oform/runner';
+import type { ConsentBox, RunnerContactField, TrialSite } from '@core/survey/runner';
 import type { StepProps } from '../runTypes';
 import { Html, htmlProps, Nav } from './Card';
 import { Err, Input, Req } from './Fields';

@@ -5,7 +5,7 @@
  * technology and shows its figures as text; the screens beside them hold the full tables.
  */
 import { FUNNEL_STAGE_LABELS, FUNNEL_STAGES, conversion, previousStage, type FunnelCounts, type FunnelStage } from '@core/model/funnel';
-import type { SurveyPageMetrics } from '@core/model/oformExport';
+import type { SurveyPageMetrics } from '@core/model/surveyExport';
 import { fillPeriods, formatCount, formatShare, niceMax } from './series';
 import './charts.css';
 

@@ -1,7 +1,7 @@
 /** One option of a choice question: label, value, transition, disqualification and translations. */
 import { useState } from 'react';
 import { pageSummaries, type SurveyOption, type SurveyPage } from '@core/model/legacySurvey';
-import { transitionTargets } from '@core/oform/authoring';
+import { transitionTargets } from '@core/survey/authoring';
 import { Checkbox } from '../../components/form/Checkbox';
 import { FormErrors } from '../../components/form/FormErrors';
 import { Select, type SelectOption } from '../../components/form/Select';

@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { BusyButton } from '../../components/form/BusyButton';
 import type { SurveyPage, SurveyQuestion } from '@core/model/legacySurvey';
-import { isChoiceType } from '@core/model/oform';
+import { isChoiceType } from '@core/model/survey';
 import { FormErrors } from '../../components/form/FormErrors';
 import { MultiCheckList } from '../../components/form/MultiCheckList';
 import { TextArea } from '../../components/form/TextArea';

@@ -18,6 +18,6 @@ export const SURVEY_LABELS = {
 } as const;
 
 /** Question type names, from core (one list for the server's lookup and every screen). */
-export { FIELD_TYPE_NAMES as TYPE_LABELS } from '@core/model/oform';
+export { FIELD_TYPE_NAMES as TYPE_LABELS } from '@core/model/survey';
 
 export { failureText } from '../../hooks/useAction';

@@ -9,7 +9,7 @@
  * admin carries no second UI library; only its types are imported.
  */
 import { useEffect, useRef, useState } from 'react';
-import { oformsApi } from '@core/api/oforms';
+import { surveysApi } from '@core/api/surveys';
 import type { MediaChannel } from '@core/model/mediaChannel';
 import { leadsApi } from '@core/api/leads';
 import { PREVIEW_OUTCOMES, type PreviewOutcome } from '@core/model/lead';
@@ -105,7 +105,7 @@ export function PreviewPanel({
     let cancelled = false;
     setProblem(null);
     (async () => {
-      const [api, detail] = await Promise.all([loadWidget(widgetSrc), oformsApi(client).detail(oFormId)]);
+      const [api, detail] = await Promise.all([loadWidget(widgetSrc), surveysApi(client).detail(oFormId)]);
       if (cancelled || !host.current) return;
       widget = mountPreview(api, host.current, { client, language }, (participant) =>
         previewTransport(
@@ -140,7 +140,7 @@ export function PreviewPanel({
 /** The media channel view's preview: one of the channel's surveys, any version, any language. */
 export function ChannelPreviewPanel({ channel }: { channel: MediaChannel }) {
   const channels = useApi(mediaChannelsApi);
-  const oforms = useApi(oformsApi);
+  const surveyCalls = useApi(surveysApi);
   const screeners = useApi(screenersApi);
   const links = useAsync(() => channels.surveys(channel.id), [channels, channel.id]);
   const offered = useAsync(() => screeners.surveys(String(channel.screenerId)), [screeners, channel.screenerId]);
@@ -149,8 +149,8 @@ export function ChannelPreviewPanel({ channel }: { channel: MediaChannel }) {
   const [language, setLanguage] = useState('en');
   const [outcome, setOutcome] = useState<PreviewOutcome>('qualified');
   const [shown, setShown] = useState(false);
-  const versions = useAsync(() => (identity ? oforms.versions(identity) : Promise.resolve([])), [oforms, identity]);
-  const detail = useAsync(() => (versionId ? oforms.detail(versionId) : Promise.resolve(null)), [oforms, versionId]);
+  const versions = useAsync(() => (identity ? surveyCalls.versions(identity) : Promise.resolve([])), [surveyCalls, identity]);
+  const detail = useAsync(() => (versionId ? surveyCalls.detail(versionId) : Promise.resolve(null)), [surveyCalls, versionId]);
   // The surveys the channel names, else every survey of its screener (what it may serve).
   const own = links.data?.items ?? [];
   const surveys = own.length ? own : (offered.data?.items ?? []);

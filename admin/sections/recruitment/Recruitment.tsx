@@ -12,7 +12,7 @@ import { ApiError } from '@core/api/client';
 import { engagementsApi } from '@core/api/engagements';
 import { funnelApi } from '@core/api/funnel';
 import { mediaChannelsApi } from '@core/api/mediaChannels';
-import { oformsApi } from '@core/api/oforms';
+import { surveysApi } from '@core/api/surveys';
 import { screenersApi } from '@core/api/screeners';
 import { siteLocationsApi } from '@core/api/siteLocations';
 import {
@@ -61,7 +61,7 @@ function useFilterFields(filters: FunnelFilterValues): ListFilterField[] {
   const engagements = useApi(engagementsApi);
   const screeners = useApi(screenersApi);
   const channels = useApi(mediaChannelsApi);
-  const surveys = useApi(oformsApi);
+  const surveys = useApi(surveysApi);
   const sites = useApi(siteLocationsApi);
   const { sponsorId, screenerId, engagementId } = filters;
   const calls = optionCalls(filters);

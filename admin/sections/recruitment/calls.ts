@@ -6,7 +6,7 @@ import type { ApiClient } from '@core/api/client';
 import { engagementsApi } from '@core/api/engagements';
 import { funnelApi } from '@core/api/funnel';
 import { mediaChannelsApi } from '@core/api/mediaChannels';
-import { oformsApi } from '@core/api/oforms';
+import { surveysApi } from '@core/api/surveys';
 import { screenersApi } from '@core/api/screeners';
 import { siteLocationsApi } from '@core/api/siteLocations';
 import type { ListParams } from '@core/jsonapi';
@@ -59,7 +59,7 @@ export const recruitmentAhead: Ahead = ({ client, search }: { client: ApiClient;
     engagementsApi(client).list(options.engagements),
     screenersApi(client).list(options.screeners),
     mediaChannelsApi(client).list(options.channels),
-    oformsApi(client).list(options.surveys),
+    surveysApi(client).list(options.surveys),
     siteLocationsApi(client).list(options.sites),
   );
 };

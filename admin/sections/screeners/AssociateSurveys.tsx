@@ -1,6 +1,6 @@
 /** Adds surveys of the screener's sponsor to a screener, picked by title, or removes them (SPEC: associate-surveys). */
 import { useState } from 'react';
-import { oformsApi } from '@core/api/oforms';
+import { surveysApi } from '@core/api/surveys';
 import { screenersApi } from '@core/api/screeners';
 import type { ScreenerSurvey } from '@core/model/screenerSurvey';
 import type { Screener } from '@core/model/screener';
@@ -17,7 +17,7 @@ import { useScreener } from './useScreener';
 
 function Associate({ screener }: { screener: Screener }) {
   const api = useApi(screenersApi);
-  const oforms = useApi(oformsApi);
+  const surveyCalls = useApi(surveysApi);
   const surveys = useAsync(() => api.surveys(screener.id), [api, screener.id]);
   const [identity, setIdentity] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -45,7 +45,7 @@ function Associate({ screener }: { screener: Screener }) {
   const linked = new Set(items.map((s) => s.oFormIdentity));
   // The screener's sponsor's surveys it does not have yet.
   const search = async (searchQuery: string) =>
-    (await oforms.pickable({ searchQuery, sponsorId: String(screener.sponsorId) })).filter((s) => !linked.has(s.oFormIdentity));
+    (await surveyCalls.pickable({ searchQuery, sponsorId: String(screener.sponsorId) })).filter((s) => !linked.has(s.oFormIdentity));
   return (
     <section className="panel">
       {error && (

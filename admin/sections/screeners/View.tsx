@@ -154,7 +154,7 @@ function SurveysPanel({ screener, canEdit }: { screener: Screener; canEdit: bool
         <h2 id="surveys-title">Surveys</h2>
         {canEdit && (
           <span className="row-actions">
-            <Link className="btn btn-small btn-secondary" to={pathTo('OFormAdd', { screenerId: screener.id })}>
+            <Link className="btn btn-small btn-secondary" to={pathTo('VersionedSurveyAdd', { screenerId: screener.id })}>
               New Survey
             </Link>
             <Link className="btn btn-small btn-secondary" to={pathTo('ScreenerAssociateSurveys', { screenerId: screener.id })}>

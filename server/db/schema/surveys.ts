@@ -1,7 +1,7 @@
 /**
  * Versioned surveys (server/surveys/): one row per version of a survey identity, with pages (root
- * containers), child containers and questions (fields) whose rules live in core/model/oform.ts and
- * core/oform/authoring.ts.
+ * containers), child containers and questions (fields) whose rules live in core/model/survey.ts and
+ * core/survey/authoring.ts.
  */
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, jsonb, integer, pgTable, primaryKey, serial, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
@@ -85,7 +85,7 @@ export const oFormFields = pgTable(
     categoryId: integer('category_id').references(() => questionCategories.id, { onDelete: 'set null' }),
     isActive: isActive(),
     displayOrder: displayOrder(),
-    /** Validated with core/model/oform.ts fieldConfiguration(type) on every write. */
+    /** Validated with core/model/survey.ts fieldConfiguration(type) on every write. */
     configuration: jsonb('configuration').$type<Record<string, unknown>>().notNull().default({}),
   },
   (t) => [index('o_form_fields_container_idx').on(t.containerId, t.displayOrder), index('o_form_fields_identity_idx').on(t.identity)],

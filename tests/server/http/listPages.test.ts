@@ -31,7 +31,7 @@ import {
   surveys,
   users,
 } from '../../../server/db/schema';
-import { OFORM_MESSAGE_TYPES } from '@core/model/oformMessage';
+import { SURVEY_MESSAGE_TYPES } from '@core/model/surveyMessage';
 import { createHarness, json, type Harness } from '../harness';
 
 const N = 12;
@@ -126,7 +126,7 @@ beforeAll(async () => {
       twelve((i) => ({
         oFormIdentity: form.identity,
         oFormVersionId: form.id,
-        messageType: OFORM_MESSAGE_TYPES[i % 9]!,
+        messageType: SURVEY_MESSAGE_TYPES[i % 9]!,
         language: i < 9 ? 'en' : 'es',
         message: 'Thanks',
       })),

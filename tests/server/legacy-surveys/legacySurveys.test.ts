@@ -3,7 +3,7 @@ import { count, eq } from 'drizzle-orm';
 import { engagementOptions, surveyOptions, surveyPages, surveyQuestions, surveys } from '../../../server/db/schema';
 import { ENGAGEMENT_OPTION_EXISTS, ENGAGEMENT_REPEATED, OPTION_ENGAGEMENT_INVALID } from '../../../server/legacy-surveys/messages';
 import { UNKNOWN_TAG } from '../../../server/surveys/tagging';
-import { DOB_PAGE_IS_TARGET } from '@core/oform/authoring';
+import { DOB_PAGE_IS_TARGET } from '@core/survey/authoring';
 import { UNKNOWN_ENGAGEMENT } from '../../../server/engagements/access';
 import { TRANSITION_TARGET_INVALID, TRANSITION_TARGET_REQUIRED } from '@core/model/legacySurvey';
 import { createHarness, doc, json, type Harness } from '../harness';

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
-import { FieldConfiguration, type FieldType } from '@core/model/oform';
+import { FieldConfiguration, type FieldType } from '@core/model/survey';
 import type { ContainerRow } from '../../../server/surveys';
 import type { SurveyField } from '../../../server/participant/runSurvey';
 import { pageAfterIfCannotEnd, pageCannotEnd } from '../../../server/participant/cannotEnd';

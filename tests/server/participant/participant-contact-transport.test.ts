@@ -10,7 +10,7 @@ import { runQualified, type ParticipantFixture } from '../../support/participant
 import { useParticipantServer } from '../participantServer';
 import { checkParticipantAnswer } from '@core/participant/responses';
 import { createParticipantTransport } from '@core/participant/transport';
-import { createRunner, type RunnerState } from '@core/oform/runner';
+import { createRunner, type RunnerState } from '@core/survey/runner';
 import { message } from '@core/validation/messages';
 import { contacts, referrals } from '../../../server/db/schema';
 import { settleDeliveries } from '../../../server/rms/worker';

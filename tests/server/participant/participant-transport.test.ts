@@ -10,11 +10,11 @@ import type { Harness } from '../harness';
 import { createParticipantFixture, type ParticipantFixture } from '../../support/participantFixture';
 import { useParticipantServer } from '../participantServer';
 import { createApiClient } from '@core/api/client';
-import { oformsApi } from '@core/api/oforms';
+import { surveysApi } from '@core/api/surveys';
 import { previewSurvey, previewTransport } from '@core/api/surveyPreview';
 import { checkParticipantAnswer } from '@core/participant/responses';
 import { createParticipantTransport, type ParticipantTransportOptions } from '@core/participant/transport';
-import { createRunner, type RunnerState } from '@core/oform/runner';
+import { createRunner, type RunnerState } from '@core/survey/runner';
 import { contactFieldScreeners, leads, oFormFieldEntries, oFormContainerEntries, oFormPageMetrics, oFormSubmissions } from '../../../server/db/schema';
 import { later } from '../../support/runnerLater';
 
@@ -278,7 +278,7 @@ describe('the participant transport', () => {
       getToken: () => token,
       fetch: async (input, init) => h.app.request(new Request(input, init)),
     });
-    const survey = previewSurvey(await oformsApi(staffApi).detail(String(draft.oFormId)));
+    const survey = previewSurvey(await surveysApi(staffApi).detail(String(draft.oFormId)));
     const staff = previewRunner(survey, draft.oFormIdentity, token);
     await staff.start();
     expect(staff.getState()).toMatchObject({ phase: 'page', survey: { identity: draft.oFormIdentity, languages: ['en', 'es'] } });

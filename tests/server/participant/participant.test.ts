@@ -31,9 +31,9 @@ import { outcomeMessages } from '../../../server/participant/messages';
 import { answerProblems, type SurveyField } from '../../../server/participant/runSurvey';
 import { ageOn } from '../../../server/participant/qualification';
 import { contactMatcherOf } from '../../../server/security/contactMatch';
-import { DEFAULT_OFORM_MESSAGES } from '@core/model/oformMessage';
+import { DEFAULT_SURVEY_MESSAGES } from '@core/model/surveyMessage';
 import { checkParticipantAnswer } from '@core/participant/responses';
-import type { FieldConfiguration } from '@core/model/oform';
+import type { FieldConfiguration } from '@core/model/survey';
 import {
   contactFieldScreeners,
   languages,
@@ -1145,7 +1145,7 @@ describe('outcome messages', () => {
     expect(await outcomeMessages(h.db, f.screenerId, 'notQualified', 'es_MX', f.oFormId)).toEqual({
       contactForm: '<p>No es adecuado <em>esta vez</em>.</p>',
       // No Spanish consent from the screener: the default Spanish text comes before the screener's English one.
-      consent: DEFAULT_OFORM_MESSAGES.not_qualified_consent.es,
+      consent: DEFAULT_SURVEY_MESSAGES.not_qualified_consent.es,
     });
     await h.db.insert(oFormMessages).values({
       oFormIdentity: f.oFormIdentity,
@@ -1158,7 +1158,7 @@ describe('outcome messages', () => {
     expect(noSites.contactForm).toBe('Sin centros <b>cerca</b>');
     // A language nobody wrote falls back to English.
     expect((await outcomeMessages(h.db, f.screenerId, 'notQualified', 'fr', f.oFormId)).contactForm).toBe('<p>Not a match <strong>this time</strong>.</p>');
-    expect((await outcomeMessages(h.db, null, 'completed', 'de', null)).contactForm).toBe(DEFAULT_OFORM_MESSAGES.completed_contact_form.en);
+    expect((await outcomeMessages(h.db, null, 'completed', 'de', null)).contactForm).toBe(DEFAULT_SURVEY_MESSAGES.completed_contact_form.en);
   });
 });
 

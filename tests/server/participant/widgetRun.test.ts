@@ -9,7 +9,7 @@ import { eq } from 'drizzle-orm';
 import { contacts, leads, oForms, oFormSubmissions } from '../../../server/db/schema';
 import { demoChannel, seedDemoRun, DEMO_SURVEY_IDENTITY } from '../../../server/demo';
 import { pageMetrics } from '../../../server/surveys/pageMetrics';
-import { createRunner, type Runner } from '@core/oform/runner';
+import { createRunner, type Runner } from '@core/survey/runner';
 import { checkParticipantAnswer } from '@core/participant/responses';
 import { createParticipantTransport, type ParticipantTransport } from '@core/participant/transport';
 import { createHarness, type Harness } from '../harness';

@@ -12,7 +12,7 @@ import {
   screeners,
 } from '../../../server/db/schema';
 import { SCREENER_LOCKED } from '@core/model/screener';
-import { UNKNOWN_IDENTITY } from '@core/model/oformDoc';
+import { UNKNOWN_IDENTITY } from '@core/model/surveyDoc';
 import { NOT_A_CLONE } from '../../../server/screeners/routes';
 import { ENGAGEMENT_OF_OTHER_SPONSOR } from '../../../server/screeners/engagements';
 import { UNKNOWN_CONTACT_FIELD } from '../../../server/screeners/contactFields';
