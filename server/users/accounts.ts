@@ -96,9 +96,11 @@ async function roleIdsByName(db: Db): Promise<Map<RoleName, number>> {
 }
 
 /** Refuses an address another user (other than `exceptId`) already has. */
+/** Whether a user other than `exceptId` has this e-mail address (case aside, as the unique index reads it). */
+export const emailInUse = (db: Db, email: string, exceptId?: number) => valueTakenIgnoringCase(db, users.email, users.id, email, exceptId);
+
 export async function assertEmailFree(db: Db, email: string | null | undefined, exceptId?: number) {
-  if (email && (await valueTakenIgnoringCase(db, users.email, users.id, email, exceptId)))
-    throw new Conflict(USER_MESSAGES.emailTaken, '/data/attributes/email');
+  if (email && (await emailInUse(db, email, exceptId))) throw new Conflict(USER_MESSAGES.emailTaken, '/data/attributes/email');
 }
 
 /** A concurrent write can still hit a unique index after the checks: same answers. */

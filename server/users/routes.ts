@@ -39,7 +39,7 @@ import { answerList } from '../http/listAnswer';
 import { SEARCH_AND_ACTIVE } from '../http/params';
 import { sendDocument, sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
-import { USER_MESSAGES, assertEmailFree, createUser, findUser, listUsers, resetTwoFactor, updateUser } from './accounts';
+import { USER_MESSAGES, emailInUse, createUser, findUser, listUsers, resetTwoFactor, updateUser } from './accounts';
 import { changeOwnPassword, startTwoFactor, verifyTwoFactor } from './ownAccount';
 
 export { USER_TYPE, USER_MESSAGES };
@@ -206,15 +206,7 @@ export function usersRoutes(deps: Deps) {
       const email = parsed.output.data.email.trim();
       const exceptId =
         parsed.output.data.id === undefined || parsed.output.data.id === null ? undefined : (parseId(String(parsed.output.data.id)) ?? undefined);
-      let message: string | null = null;
-      if (!isEmail(email)) message = formMessage('email');
-      else {
-        try {
-          await assertEmailFree(db, email, exceptId);
-        } catch {
-          message = USER_MESSAGES.emailTaken;
-        }
-      }
+      const message = !isEmail(email) ? formMessage('email') : (await emailInUse(db, email, exceptId)) ? USER_MESSAGES.emailTaken : null;
       return sendDocument(c, { data: { is_valid: message === null, ...(message ? { message } : {}) } });
     },
   );
