@@ -9,8 +9,8 @@
 import type { Context } from 'hono';
 import type { Resource } from '@core/jsonapi';
 import type { AppEnv, AuthUser } from '../context';
-import { notFound } from './errors';
-import { parseId, parseReadQuery, type ReadSpec } from './query';
+import { parseReadQuery, type ReadSpec } from './query';
+import { rowAtPath } from './pathRow';
 import { sendResource } from './serialize';
 
 /** What a member read is asked for: the related resources to include, the attributes to answer (null: all). */
@@ -49,9 +49,7 @@ const READS = new WeakMap<object, MemberRead>();
 export function memberRead(spec: ReadSpec | null, what: string, read: MemberReader) {
   const handler = async (c: Context<AppEnv>): Promise<Response> => {
     const query = spec ? parseReadQuery(new URL(c.req.url).searchParams, spec) : NOTHING_ASKED;
-    const id = parseId(c.req.param('id'));
-    const doc = id === null ? null : await read(id, query, c.get('user'));
-    if (!doc) throw notFound(what);
+    const { row: doc } = await rowAtPath(c, what, (id) => read(id, query, c.get('user')));
     return sendResource(c, doc.data, 200, doc.included);
   };
   READS.set(handler, { includes: spec?.includes ?? [], read });
