@@ -3,7 +3,7 @@
  * the About screen; GET /api/about/licences: the licences of the packages it runs with. Any
  * signed-in staff member may read them; they hold nothing of anyone's.
  */
-import { parseQuery, WHOLE_LIST_QUERY } from '../http/query';
+import { WHOLE_LIST_QUERY } from '../http/query';
 import { Hono } from 'hono';
 import { ABOUT, ABOUT_TYPE, LICENCE, LICENCE_TYPE } from '@core/model/about';
 import type { AppEnv, Deps } from '../context';
@@ -26,7 +26,6 @@ export function aboutRoutes(deps: Deps) {
   );
 
   app.get('/licences', describe({ summary: 'The licences of the packages the product runs with', query: WHOLE_LIST_QUERY, answer: { list: LICENCE } }), (c) => {
-    parseQuery(new URL(c.req.url).searchParams, WHOLE_LIST_QUERY);
     const list = dependencyLicences();
     return sendList(
       c,

@@ -9,7 +9,7 @@ import { STAFF_ADMIN_ROLES, authenticate, hasAnyRole, requireRole } from '../aut
 import { forbidden } from '../http/errors';
 import { csvRow } from '../http/csv';
 import { AUDIT_EVENT_FILTERS as FILTERS, auditEventPage } from '../audit/events';
-import { parseListQuery, parseQuery, parseSort, sortParam, type ListSpec } from '../http/query';
+import { parseListQuery, parseSort, sortParam, type ListSpec } from '../http/query';
 import { answerList } from '../http/listAnswer';
 import { plain, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
@@ -47,7 +47,7 @@ export function auditEventsRoutes(deps: Deps) {
     requireRole('Super User'),
     async (c) => {
       const params = new URL(c.req.url).searchParams;
-      const { sort = parseSort(listSpec.defaultSort, listSpec.sorts), ...parsed } = parseQuery(params, EXPORT_QUERY);
+      const { sort = parseSort(listSpec.defaultSort, listSpec.sorts), ...parsed } = c.var.query;
       const { rows } = await auditEventPage(deps.db, { filters: parsed }, { sort, limit: EXPORT_LIMIT, offset: 0 });
       const header = ['id', 'occurredAt', 'actorUserId', 'actorUsername', 'clientAddress', 'entity', 'entityId', 'action', 'changes', 'meta', 'hash'];
       // The filters as the query gave them (text, as the trail keeps it), not their parsed values.

@@ -25,7 +25,7 @@ import { screenerPauses } from '../engagements';
 import type { Db } from '../db/open';
 import { authenticate } from '../auth/guards';
 import { invalid, notFound } from '../http/errors';
-import { parseId, parseListQuery, type ListSpec, parseQuery, WHOLE_LIST_QUERY } from '../http/query';
+import { parseId, parseListQuery, type ListSpec, WHOLE_LIST_QUERY } from '../http/query';
 import { rowAtPath } from '../http/pathRow';
 import { memberRead } from '../http/memberRead';
 import { answerList } from '../http/listAnswer';
@@ -121,7 +121,6 @@ export function mediaChannelsRoutes(deps: Deps) {
     '/:id/served-surveys',
     describe({ summary: 'The surveys a media channel serves participants, and which one starts', query: WHOLE_LIST_QUERY, answer: { list: SERVED_SURVEY } }),
     async (c) => {
-      parseQuery(new URL(c.req.url).searchParams, WHOLE_LIST_QUERY);
       const found = await findChannel(db, parseId(c.req.param('id')), c.get('user'));
       const served = found ? await servedSurveys(db, found.id) : undefined;
       if (!served) throw notFound('media channel');
@@ -135,7 +134,6 @@ export function mediaChannelsRoutes(deps: Deps) {
     '/:id/embed-problems',
     describe({ summary: 'The embed problems seen for a media channel on partner pages', query: WHOLE_LIST_QUERY, answer: { list: EMBED_PROBLEM } }),
     async (c) => {
-      parseQuery(new URL(c.req.url).searchParams, WHOLE_LIST_QUERY);
       const { row: found } = await rowAtPath(c, 'media channel', (id) => findChannel(db, id, c.get('user')));
       const rows = await embedProblemsOf(db, found.id);
       const data = rows.map((r) =>

@@ -11,8 +11,7 @@ import { SURVEY_IDENTITY } from '@core/model/screenerSurvey';
 import type { AppEnv, Deps } from '../context';
 import { authenticate, sponsorScope } from '../auth/guards';
 import { badRequest } from '../http/errors';
-import { choiceParam, dayParam, idParam, patternParam, type QueryParam } from '../http/params';
-import { parseQuery } from '../http/query';
+import { choiceParam, dayParam, idParam, patternParam, type ParamValues, type QueryParam } from '../http/params';
 import { sendDocument, toResource } from '../http/serialize';
 import { funnelRows } from './rows';
 import { declaresHiddenField, type FunnelFilters } from './counts';
@@ -48,9 +47,9 @@ export const FUNNEL_QUERY = {
   ),
 };
 
-/** The filters and grouping of a query string; anything unknown or unreadable is a 400 naming it. */
-export function parseFunnelQuery(params: URLSearchParams): { filters: FunnelFilters; grouping: FunnelGroupBy } {
-  const { groupBy = 'none', hiddenField, ...filters } = parseQuery(params, FUNNEL_QUERY);
+/** The filters and grouping of the funnel's parsed query; a range or grouping that does not hold together is a 400 naming it. */
+export function funnelQueryOf(query: ParamValues<typeof FUNNEL_QUERY>): { filters: FunnelFilters; grouping: FunnelGroupBy } {
+  const { groupBy = 'none', hiddenField, ...filters } = query;
   if (filters.from !== undefined && filters.to !== undefined && filters.from > filters.to) throw badRequest("'from' must be on or before 'to'.", 'from');
   if (groupBy !== 'hiddenField') {
     if (hiddenField !== undefined) throw badRequest(`'${HIDDEN_FIELD}' goes with groupBy=hiddenField.`, HIDDEN_FIELD);
@@ -70,7 +69,7 @@ export function recruitmentFunnelRoutes(deps: Deps) {
     answer: { list: FUNNEL_ROW },
   });
   app.get('/', funnel, async (c) => {
-    const { filters, grouping } = parseFunnelQuery(new URL(c.req.url).searchParams);
+    const { filters, grouping } = funnelQueryOf(c.var.query);
     const scope = { filters, sponsorScope: sponsorScope(c.get('user')) };
     if (grouping.groupBy === 'hiddenField' && !(await declaresHiddenField(deps.db, scope, grouping.hiddenField))) {
       throw badRequest(`No media channel in scope declares the hidden field '${grouping.hiddenField}'.`, HIDDEN_FIELD);

@@ -37,7 +37,7 @@ import { authenticate, requireRole, STAFF_ADMIN_ROLES } from '../auth/guards';
 import { answerText } from '../http/responseText';
 import { conflict, notFound } from '../http/errors';
 import { idParam, required } from '../http/params';
-import { parseQuery, WHOLE_LIST_QUERY, parseId, type ListSpec } from '../http/query';
+import { WHOLE_LIST_QUERY, parseId, type ListSpec } from '../http/query';
 import { answerRows } from '../http/listAnswer';
 import { rowAtPath } from '../http/pathRow';
 import { memberRead, rowReader } from '../http/memberRead';
@@ -160,7 +160,6 @@ export function messageTemplatesRoutes(deps: Deps) {
       answer: { list: MESSAGE_TEMPLATE },
     }),
     async (c) => {
-      parseQuery(new URL(c.req.url).searchParams, WHOLE_LIST_QUERY);
       const rows = [...(await allTemplates(db)).map(mailTemplateResource), ...(await allSmsTemplates(db)).map(smsTemplateResource)];
       return sendList(c, rows, { total: rows.length, page: 1, limit: rows.length });
     },
@@ -237,8 +236,7 @@ export function messageSettingsRoutes(deps: Deps) {
       answer: { list: MESSAGE_SETTING },
     }),
     async (c) => {
-      const params = new URL(c.req.url).searchParams;
-      const { engagementId } = parseQuery(params, SETTINGS_QUERY);
+      const { engagementId } = c.var.query;
       const engagement = await visibleEngagement(db, c.get('user'), engagementId);
       if (!engagement) throw notFound('engagement');
       const rows = await settingsOf(engagement.id);

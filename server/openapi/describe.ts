@@ -9,7 +9,8 @@
  * `const { attributes } = await c.var.body.read({ id })`. No route parses a body with a schema
  * of its own, so what the document says a route takes is what it accepts
  * (tests/server/openapi/describedBodies.test.ts). The declared query is likewise the one the
- * route takes: any other name is refused before the handler runs
+ * route takes: any other name is refused before the handler runs, and a staff route's values are
+ * parsed here too, so its handler reads them typed from `c.var.query`
  * (tests/server/http/listParameters.test.ts).
  */
 import type { Context, MiddlewareHandler } from 'hono';
@@ -17,8 +18,8 @@ import * as v from 'valibot';
 import type { GenericSchema, InferOutput, SafeParseResult } from 'valibot';
 import type { ResourceAnswer } from '@core/model/answers';
 import { JSON_OR_PLAIN_TYPES, JSON_TYPES, parseAttributes, readAttributes, readJson, readResource, type ReadResource } from '../http/body';
-import type { QueryParams } from '../http/params';
-import { readParameters, refuseUnknownQuery, type ListSpec, type ReadSpec } from '../http/query';
+import type { ParamValues, QueryParams } from '../http/params';
+import { parseQuery, readParameters, refuseUnknownQuery, type ListSpec, type ReadSpec } from '../http/query';
 
 /**
  * Who may call a route: signed-in staff (bearer token), a participant (submission token), anyone,
@@ -151,15 +152,20 @@ export type BodyReader<B> = B extends { readonly resource: null; readonly attrib
 /** The context variable a declared body gives: `c.var.body`, its reader. */
 export type BodyEnv<B> = { Variables: { body: BodyReader<B> } };
 
+/** The context variable a staff route's declared query gives: `c.var.query`, its values parsed. */
+export type QueryEnv<Q> = { Variables: { query: ParamValues<Q> } };
+
 /**
  * What a route's `describe()` adds to its handlers' context: `c.var.body`, when it declares a body
- * read as JSON. A handler written apart from its route names it: `Context<AppEnv & DescribedEnv<typeof doc>>`.
+ * read as JSON; `c.var.query`, when a staff route declares its query. A handler written apart from
+ * its route names it: `Context<AppEnv & DescribedEnv<typeof doc>>`.
  */
-export type DescribedEnv<D> = D extends { readonly body: infer B } ? ([BodyReader<B>] extends [never] ? object : BodyEnv<B>) : object;
+export type DescribedEnv<D> = (D extends { readonly body: infer B } ? ([BodyReader<B>] extends [never] ? object : BodyEnv<B>) : object) &
+  (D extends { readonly query: infer Q extends QueryParams } ? (D extends { readonly access: Exclude<RouteAccess, 'staff'> } ? object : QueryEnv<Q>) : object);
 
 const DOC = Symbol('route description');
 
-type Described = MiddlewareHandler<{ Variables: { body: unknown } }> & { [DOC]?: RouteDoc };
+type Described = MiddlewareHandler<{ Variables: { body: unknown; query: unknown } }> & { [DOC]?: RouteDoc };
 
 const ANY_ATTRIBUTES = v.record(v.string(), v.unknown());
 
@@ -223,8 +229,20 @@ function queryNamesOf(doc: RouteDoc): string[] | null {
 }
 
 /**
+ * The query a staff route declares, parsed here whole (names, repeats and values: a 400 naming
+ * the first wrong one) so its handler only reads `c.var.query`. The participant contract's calls
+ * and the public pages read their own: a participant's call may carry the same values in its
+ * body, and a page answers its refusals as pages.
+ */
+function declaredQueryOf(doc: RouteDoc): QueryParams | null {
+  if (doc.access !== undefined && doc.access !== 'staff') return null;
+  return doc.query && !doc.read && !doc.list ? doc.query : null;
+}
+
+/**
  * Declares a route's description. A query name the declaration does not state is refused here
- * (a 400 naming it; queryNamesOf says for which routes). A declared body's reader is put on the context (`c.var.body`) for the handler
+ * (a 400 naming it; queryNamesOf says for which routes), and a staff route's declared query is
+ * parsed here (`c.var.query`). A declared body's reader is put on the context (`c.var.body`) for the handler
  * to read when it is ready; the body is not read here. (The reader set is the one
  * DescribedEnv<D> names, built from the same declaration: the overload says so, as TypeScript
  * cannot follow a conditional type through the runtime branch.)
@@ -233,8 +251,11 @@ export function describe<const D extends RouteDoc>(doc: D): MiddlewareHandler<De
 export function describe(doc: RouteDoc): MiddlewareHandler {
   const reader = doc.body ? bodyReader(doc.body, doc.access) : null;
   const queryNames = queryNamesOf(doc);
+  const declaredQuery = declaredQueryOf(doc);
   const handler: Described = async (c, next) => {
-    if (queryNames) refuseUnknownQuery(new URL(c.req.url).searchParams, queryNames);
+    const params = new URL(c.req.url).searchParams;
+    if (declaredQuery) c.set('query', parseQuery(params, declaredQuery));
+    else if (queryNames) refuseUnknownQuery(params, queryNames);
     if (reader) c.set('body', reader(c));
     await next();
   };

@@ -28,7 +28,7 @@ import { nowOf, type AppEnv, type AuthUser, type Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { findAccessibleEngagement } from '../engagements';
 import { invalid, notFound } from '../http/errors';
-import { parseId, parseListQuery, type ListSpec, parseQuery, WHOLE_LIST_QUERY } from '../http/query';
+import { parseId, parseListQuery, type ListSpec, WHOLE_LIST_QUERY } from '../http/query';
 import { memberRead } from '../http/memberRead';
 import { answerList, answerRows } from '../http/listAnswer';
 import { choiceParam } from '../http/params';
@@ -111,7 +111,6 @@ export function referralsRoutes(deps: Deps) {
   );
 
   app.get('/:id/timeline', describe({ summary: "A referral's timeline", query: WHOLE_LIST_QUERY, answer: { list: REFERRAL_EVENT } }), async (c) => {
-    parseQuery(new URL(c.req.url).searchParams, WHOLE_LIST_QUERY);
     const referral = await visible(c.get('user'), c.req.param('id'));
     const entries = await referralTimeline(db, phiOf(deps), referral);
     return sendList(

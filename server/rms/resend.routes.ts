@@ -3,9 +3,9 @@ import { RESEND_MESSAGES, RMS_AUDIT_ATTEMPT, RmsResendQueuedDocument } from '@co
 import type { AppEnv, Deps } from '../context';
 import { authenticate, requireRole } from '../auth/guards';
 import { conflict, notFound } from '../http/errors';
-import { parseId, parseQuery } from '../http/query';
+import { parseId } from '../http/query';
 import { sendDocument } from '../http/serialize';
-import { booleanParam, parseParams } from '../http/params';
+import { booleanParam } from '../http/params';
 import { AUDIT_FILTERS, auditResource, providerResources } from './audits';
 import { deliveryOptionsOf, resend, resendUndelivered } from './worker';
 import { describe } from '../openapi/describe';
@@ -23,7 +23,7 @@ export function resendRmsAuditRoutes(deps: Deps) {
 
   app.post('/', describe({ summary: 'Resend record-system deliveries', query: AUDIT_FILTERS, answer: { document: RmsResendQueuedDocument } }), async (c) => {
     // Only undelivered contacts are re-queued, whatever status the list was showing.
-    const { status: _status, ...filters } = parseQuery(new URL(c.req.url).searchParams, AUDIT_FILTERS);
+    const { status: _status, ...filters } = c.var.query;
     const queued = await resendUndelivered(deliveryOptionsOf(deps), filters);
     c.set('audit', {
       entity: 'rms-audits',
@@ -41,7 +41,7 @@ export function resendRmsAuditRoutes(deps: Deps) {
   });
   app.post('/:contactId', resendOne, async (c) => {
     const contactId = parseId(c.req.param('contactId'));
-    const again = parseParams(RESEND_QUERY, (name) => c.req.query(name)).again ?? false;
+    const again = c.var.query.again ?? false;
     const outcome = contactId === null ? ({ kind: 'missing' } as const) : await resend(deliveryOptionsOf(deps), contactId, again);
     if (outcome.kind === 'missing' || contactId === null) throw notFound('contact');
     if (outcome.kind === 'duplicate') throw conflict(RESEND_MESSAGES.duplicate(contactId, outcome.duplicateOf));

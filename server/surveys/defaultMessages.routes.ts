@@ -2,7 +2,7 @@
  * GET /api/o-forms/o-form-default-messages: the survey messages every version starts from, in
  * English and Spanish. They are core's (core/model/surveyMessage.ts), not rows.
  */
-import { parseQuery, WHOLE_LIST_QUERY } from '../http/query';
+import { WHOLE_LIST_QUERY } from '../http/query';
 import type { Hono } from 'hono';
 import { DEFAULT_SURVEY_MESSAGES, OFORM_DEFAULT_MESSAGE, OFORM_DEFAULT_MESSAGE_TYPE, SURVEY_MESSAGE_TYPES } from '@core/model/surveyMessage';
 import type { AppEnv } from '../context';
@@ -14,7 +14,6 @@ export function oFormDefaultMessagesRoutes(app: Hono<AppEnv>) {
     '/o-form-default-messages',
     describe({ summary: 'List the default survey messages', query: WHOLE_LIST_QUERY, answer: { list: OFORM_DEFAULT_MESSAGE } }),
     (c) => {
-      parseQuery(new URL(c.req.url).searchParams, WHOLE_LIST_QUERY);
       const data = SURVEY_MESSAGE_TYPES.flatMap((type) =>
         (['en', 'es'] as const).map((language) =>
           toResource(OFORM_DEFAULT_MESSAGE_TYPE, `${type}:${language}`, { messageType: type, language, message: DEFAULT_SURVEY_MESSAGES[type][language] }),

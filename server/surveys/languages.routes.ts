@@ -8,7 +8,7 @@ import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
 import { notFound } from '../http/errors';
 import { idParam, required } from '../http/params';
-import { parseQuery, WHOLE_LIST_QUERY } from '../http/query';
+import { WHOLE_LIST_QUERY } from '../http/query';
 import { sendList, toResource } from '../http/serialize';
 import { findForm } from './versions';
 import { surveyLanguageChoices } from './languages';
@@ -26,8 +26,7 @@ export function languagesOFormsRoutes(app: Hono<AppEnv>, db: Db) {
       answer: { list: OFORM_LANGUAGE },
     }),
     async (c) => {
-      const params = new URL(c.req.url).searchParams;
-      const { oFormId: formId } = parseQuery(params, LANGUAGES_QUERY);
+      const { oFormId: formId } = c.var.query;
       const form = await findForm(db, formId, c.get('user'));
       if (!form) throw notFound('survey');
       const rows = await surveyLanguageChoices(db, form.id);

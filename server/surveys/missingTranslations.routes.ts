@@ -7,7 +7,7 @@ import type { Hono } from 'hono';
 import { MISSING_TRANSLATION, MISSING_TRANSLATION_TYPE, missingTranslationId, type MissingTranslationAttributes } from '@core/model/surveyExport';
 import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
-import { parseQuery, WHOLE_LIST_QUERY } from '../http/query';
+import { WHOLE_LIST_QUERY } from '../http/query';
 import { rowAtPath } from '../http/pathRow';
 import { sendDocument, toResource } from '../http/serialize';
 import { findMissingTranslations } from './translations';
@@ -19,7 +19,6 @@ export function oFormMissingTranslationsRoutes(app: Hono<AppEnv>, db: Db) {
     '/o-forms/:id/missing-translations',
     describe({ summary: "List a survey version's missing translations", query: WHOLE_LIST_QUERY, answer: { list: MISSING_TRANSLATION } }),
     async (c) => {
-      parseQuery(new URL(c.req.url).searchParams, WHOLE_LIST_QUERY);
       const { row: form } = await rowAtPath(c, 'survey', (id) => findForm(db, id, c.get('user')));
       const missing = await findMissingTranslations(db, form);
       return sendDocument(c, {

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { SURVEY_PAGE_METRICS, SURVEY_PAGE_METRICS_TYPE } from '@core/model/surveyExport';
 import type { AppEnv, Deps } from '../context';
 import { authenticate } from '../auth/guards';
-import { parseQuery, WHOLE_LIST_QUERY, parseId } from '../http/query';
+import { WHOLE_LIST_QUERY, parseId } from '../http/query';
 import { sendDocument, toResource } from '../http/serialize';
 import { versionPageMetrics } from './exports';
 import { describe } from '../openapi/describe';
@@ -19,7 +19,6 @@ export function surveyPageMetricsRoutes(deps: Deps) {
       answer: { list: SURVEY_PAGE_METRICS },
     }),
     async (c) => {
-      parseQuery(new URL(c.req.url).searchParams, WHOLE_LIST_QUERY);
       const { metrics } = await versionPageMetrics(deps, parseId(c.req.param('id')), c.get('user'));
       return sendDocument(c, { data: metrics.map((m) => toResource(SURVEY_PAGE_METRICS_TYPE, m.page, { ...m })), meta: { total: metrics.length } });
     },

@@ -109,6 +109,34 @@ describe('every other route answering JSON', () => {
     expect(ignored).toEqual([]);
   });
 
+  it("refuses a staff route's declared parameter given a bad value or twice, before looking for the path's record", async () => {
+    const checked: string[] = [];
+    const accepted: string[] = [];
+    for (const route of describedRoutes(h.app.routes)) {
+      const doc = route.doc;
+      if (!doc?.query || doc.list || doc.read || (doc.access !== undefined && doc.access !== 'staff')) continue;
+      // An id no record has: a 404 here would mean the query was read after the record.
+      const path = route.path.replace(/:(\w+)(\{[^}]*\})?\??/g, '999999');
+      for (const [name, param] of Object.entries(doc.query)) {
+        if (!/"enum"|"format"|"pattern"/.test(JSON.stringify(param.schema))) continue;
+        checked.push(`${route.route} ${name}`);
+        for (const query of [
+          `${encodeURIComponent(name)}=${encodeURIComponent('not a value!')}`,
+          `${encodeURIComponent(name)}=1&${encodeURIComponent(name)}=1`,
+        ]) {
+          const res = await h.request(route.method, `${path}?${query}`, { token: admin });
+          const body = res.headers.get('content-type')?.includes('json') ? await json(res) : null;
+          const named = res.status === 400 && (body?.errors ?? []).some((e: { source?: { parameter?: string } }) => e.source?.parameter === name);
+          if (!named) accepted.push(`${route.route} ?${query} → ${res.status}`);
+        }
+      }
+    }
+    for (const parameter of ['GET /api/referrals/:id/timeline page', 'GET /api/recruitment-funnel groupBy', 'POST /api/resend-rms-audit/:contactId again']) {
+      expect(checked).toContain(parameter);
+    }
+    expect(accepted).toEqual([]);
+  });
+
   it("takes what the description declares: a single read's include and fields, a participant call's own parameters", async () => {
     const sponsor = await h.request('GET', '/api/sponsors/1?include=country&fields[sponsors]=name', { token: admin });
     expect(sponsor.status).not.toBe(400);
