@@ -1,28 +1,17 @@
-import { Field, useControlIds, type FieldProps } from './Field';
+import { Field } from './Field';
+import { type TextControlProps, useTextControl } from './textControl';
 
-export interface TextAreaProps extends FieldProps {
-  value: string;
-  onChange: (value: string) => void;
+export interface TextAreaProps extends TextControlProps {
   rows?: number;
   maxLength?: number;
   placeholder?: string;
 }
 
-export function TextArea({ label, name, error, hint, required, disabled, value, onChange, rows = 4, ...rest }: TextAreaProps) {
-  const ids = useControlIds(name, error, hint);
+export function TextArea({ rows = 4, ...props }: TextAreaProps) {
+  const { field, control } = useTextControl(props);
   return (
-    <Field ids={ids} label={label} error={error} hint={hint} required={required}>
-      <textarea
-        {...ids}
-        {...rest}
-        className="input"
-        name={name}
-        rows={rows}
-        value={value}
-        required={required}
-        disabled={disabled}
-        onChange={(event) => onChange(event.target.value)}
-      />
+    <Field {...field}>
+      <textarea {...control} rows={rows} />
     </Field>
   );
 }

@@ -1,9 +1,8 @@
 import type { HTMLAttributes } from 'react';
-import { Field, useControlIds, type FieldProps } from './Field';
+import { Field } from './Field';
+import { type TextControlProps, useTextControl } from './textControl';
 
-export interface TextFieldProps extends FieldProps {
-  value: string;
-  onChange: (value: string) => void;
+export interface TextFieldProps extends TextControlProps {
   type?: 'text' | 'email' | 'password' | 'tel' | 'url' | 'number' | 'date';
   autoComplete?: string;
   inputMode?: HTMLAttributes<HTMLInputElement>['inputMode'];
@@ -14,21 +13,11 @@ export interface TextFieldProps extends FieldProps {
   onBlur?: () => void;
 }
 
-export function TextField({ label, name, error, hint, required, disabled, value, onChange, type = 'text', ...rest }: TextFieldProps) {
-  const ids = useControlIds(name, error, hint);
+export function TextField({ type = 'text', ...props }: TextFieldProps) {
+  const { field, control } = useTextControl(props);
   return (
-    <Field ids={ids} label={label} error={error} hint={hint} required={required}>
-      <input
-        {...ids}
-        {...rest}
-        className="input"
-        name={name}
-        type={type}
-        value={value}
-        required={required}
-        disabled={disabled}
-        onChange={(event) => onChange(event.target.value)}
-      />
+    <Field {...field}>
+      <input {...control} type={type} />
     </Field>
   );
 }

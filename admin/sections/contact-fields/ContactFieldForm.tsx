@@ -14,27 +14,9 @@ import { pathTo } from '../../routing/routes';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
+import { CONTACT_FIELD_LABELS as L, TYPE_LABELS } from './contactFieldValues';
 
 const FORM_ID = 'contact-field-form';
-
-export const CONTACT_FIELD_LABELS = {
-  label: 'Label',
-  name: 'Name',
-  type: 'Type',
-  required: 'Required',
-  translations: 'Translations',
-  modified: 'Modified',
-} as const;
-const L = CONTACT_FIELD_LABELS;
-
-export const TYPE_LABELS: Record<(typeof CONTACT_FIELD_TYPES)[number], string> = {
-  text: 'Text',
-  email: 'Email',
-  phone: 'Phone',
-  zip: 'ZIP code',
-  date: 'Date',
-  checkbox: 'Checkbox',
-};
 
 /** Adds or edits a contact field; added from a screener (`screenerId`), it is attached to that screener last. */
 export function ContactFieldForm({ field, screenerId }: { field?: ContactField; screenerId?: string }) {

@@ -7,7 +7,7 @@ import { deleteAction } from '../../components/list/bulk';
 import { useIndexList } from '../../components/list/useIndexList';
 import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
-import { CONTACT_FIELD_LABELS as L, TYPE_LABELS } from './ContactFieldForm';
+import { CONTACT_FIELD_LABELS as L, TYPE_LABELS } from './contactFieldValues';
 import { CONTACT_FIELD_LIST } from './listCalls';
 
 export default function ContactFieldsIndex() {

@@ -7,7 +7,7 @@ import { FormErrors } from '../../components/form/FormErrors';
 import { Select, type SelectOption } from '../../components/form/Select';
 import { TextField } from '../../components/form/TextField';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
-import { useUnsavedValue } from '../../components/unsaved/UnsavedChanges';
+import { useDraft } from '../../components/unsaved/useDraft';
 import { useAction } from '../../hooks/useAction';
 import { languageLabel } from '../../hooks/useLanguages';
 import { changeSurvey, type EditorContext } from './editorContext';
@@ -36,8 +36,7 @@ export function OptionEditor({
   index: number;
   count: number;
 }) {
-  const [values, setValues] = useState(() => optionValues(option));
-  useUnsavedValue(values, optionValues(option));
+  const [values, setValues] = useDraft(optionValues(option));
   const [showEngagements, setShowEngagements] = useState(false);
   const action = useAction();
   const remove = useDeleteWithConfirm(ctx.api.removeOption, 'Option');

@@ -1,18 +1,16 @@
 /** The selected page: its title and its questions. */
-import { useState } from 'react';
 import { BusyButton } from '../../components/form/BusyButton';
 import type { SurveyPage } from '@core/model/legacySurvey';
 import { FormErrors } from '../../components/form/FormErrors';
 import { TextField } from '../../components/form/TextField';
-import { useUnsavedValue } from '../../components/unsaved/UnsavedChanges';
+import { useDraft } from '../../components/unsaved/useDraft';
 import { useAction } from '../../hooks/useAction';
 import { changeSurvey, type EditorContext } from './editorContext';
 import { QuestionEditor } from './QuestionEditor';
 import { ADD_QUESTION_FAILED, SAVE_FAILED } from './values';
 
 export function PageEditor({ ctx, page }: { ctx: EditorContext; page: SurveyPage }) {
-  const [title, setTitle] = useState(page.title);
-  useUnsavedValue(title, page.title);
+  const [title, setTitle] = useDraft(page.title);
   const rename = useAction();
   const addQuestion = useAction();
 

@@ -1,5 +1,4 @@
 /** One question of a page: type, title, category, tags, translations and, for choices, its options. */
-import { useState } from 'react';
 import { BusyButton } from '../../components/form/BusyButton';
 import type { SurveyPage, SurveyQuestion } from '@core/model/legacySurvey';
 import { isChoiceType } from '@core/model/survey';
@@ -9,7 +8,7 @@ import { TextArea } from '../../components/form/TextArea';
 import { TextField } from '../../components/form/TextField';
 import { QuestionCategorySelect, QuestionTypeSelect } from '../../components/questionSelects';
 import { useDeleteWithConfirm } from '../../components/useDeleteWithConfirm';
-import { useUnsavedValue } from '../../components/unsaved/UnsavedChanges';
+import { useDraft } from '../../components/unsaved/useDraft';
 import { useAction } from '../../hooks/useAction';
 import { languageLabel } from '../../hooks/useLanguages';
 import { changeSurvey, type EditorContext } from './editorContext';
@@ -39,8 +38,7 @@ export function QuestionEditor({
   index: number;
   count: number;
 }) {
-  const [values, setValues] = useState(() => questionValues(question));
-  useUnsavedValue(values, questionValues(question));
+  const [values, setValues] = useDraft(questionValues(question));
   const action = useAction();
   const addOption = useAction();
   const remove = useDeleteWithConfirm(ctx.api.removeQuestion, 'Question');

@@ -26,28 +26,9 @@ import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { fromRows, HiddenFieldsEditor, toRows } from './HiddenFieldsEditor';
 import './media-channels.css';
+import { MEDIA_CHANNEL_LABELS as L } from './mediaChannelValues';
 
 const FORM_ID = 'media-channel-form';
-
-export const MEDIA_CHANNEL_LABELS = {
-  title: 'Title',
-  domain: 'Domain',
-  type: 'Type',
-  isActive: 'Active',
-  retakeWindowDays: 'Retake window (days)',
-  eventsPolicy: 'Events for the partner page',
-  isolation: 'Isolation',
-  locale: 'Locale',
-  screenerName: 'Screener',
-  sponsorName: 'Sponsor',
-  views: 'Views',
-  share: 'Share',
-  submissionsStarted: 'Submissions Started',
-  submissionsCompleted: 'Submissions Completed',
-  submissionsQualified: 'Submissions Qualified',
-  possibleRetakes: 'Possible Retakes',
-} as const;
-const L = MEDIA_CHANNEL_LABELS;
 
 /** Adds a media channel for `screenerId`, or edits `channel`. Breadcrumbs: sponsor > screener. */
 export function MediaChannelForm({ channel, screenerId }: { channel?: MediaChannel; screenerId: string }) {

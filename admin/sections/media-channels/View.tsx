@@ -41,7 +41,7 @@ import { useAsync } from '../../hooks/useAsync';
 import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
-import { MEDIA_CHANNEL_LABELS as L } from './MediaChannelForm';
+import { MEDIA_CHANNEL_LABELS as L } from './mediaChannelValues';
 import { useMediaChannel } from './useMediaChannel';
 import { ChannelPreviewPanel } from './PreviewPanel';
 import { SpendsPanel } from './SpendsPanel';

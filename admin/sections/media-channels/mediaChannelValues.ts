@@ -1,0 +1,18 @@
+export const MEDIA_CHANNEL_LABELS = {
+  title: 'Title',
+  domain: 'Domain',
+  type: 'Type',
+  isActive: 'Active',
+  retakeWindowDays: 'Retake window (days)',
+  eventsPolicy: 'Events for the partner page',
+  isolation: 'Isolation',
+  locale: 'Locale',
+  screenerName: 'Screener',
+  sponsorName: 'Sponsor',
+  views: 'Views',
+  share: 'Share',
+  submissionsStarted: 'Submissions Started',
+  submissionsCompleted: 'Submissions Completed',
+  submissionsQualified: 'Submissions Qualified',
+  possibleRetakes: 'Possible Retakes',
+} as const;
