@@ -8,6 +8,8 @@ import { UNKNOWN_ENGAGEMENT } from '../../../server/engagements/access';
 import { TRANSITION_TARGET_INVALID, TRANSITION_TARGET_REQUIRED } from '@core/model/legacySurvey';
 import { createHarness, doc, json, type Harness } from '../harness';
 import { resourceCalls } from '../resourceCalls';
+import { rowsWhere } from '../rowsWhere';
+import { rowWithId } from '../../../server/db/rows';
 
 let h: Harness;
 let admin: string;
@@ -103,12 +105,7 @@ describe('surveys', () => {
 
     expect((await del('surveys', survey.id)).status).toBe(204);
     expect((await h.request('GET', `/api/surveys/${survey.id}`, { token: admin })).status).toBe(404);
-    expect(
-      await h.db
-        .select()
-        .from(surveyPages)
-        .where(eq(surveyPages.surveyId, Number(survey.id))),
-    ).toHaveLength(0);
+    expect(await rowsWhere(h.db, surveyPages.surveyId, Number(survey.id))).toHaveLength(0);
   });
 
   it('rejects bad input with JSON:API errors and writes nothing', async () => {
@@ -177,10 +174,7 @@ describe('pages', () => {
       ['New Page 3', 2],
     ]);
     // Soft: the row is still there, flagged.
-    const [row] = await h.db
-      .select()
-      .from(surveyPages)
-      .where(eq(surveyPages.id, Number(second.body.data.id)));
+    const row = await rowWithId(h.db.select().from(surveyPages), surveyPages.id, Number(second.body.data.id));
     expect(row?.isDeleted).toBe(true);
     expect((await patch('pages', second.body.data.id, { title: 'back' })).res.status).toBe(404);
     expect((await del('pages', second.body.data.id)).status).toBe(404);
@@ -246,10 +240,7 @@ describe('questions', () => {
       [c.id, 1],
       [b.id, 2],
     ]);
-    const [row] = await h.db
-      .select()
-      .from(surveyQuestions)
-      .where(eq(surveyQuestions.id, Number(a.id)));
+    const row = await rowWithId(h.db.select().from(surveyQuestions), surveyQuestions.id, Number(a.id));
     expect(row?.deleted).toBe(true);
     expect((await patch('questions', a.id, { title: 'x' })).res.status).toBe(404);
   });
@@ -345,10 +336,7 @@ describe('options', () => {
       ['Maybe', 1],
       ['No', 2],
     ]);
-    const [row] = await h.db
-      .select()
-      .from(surveyOptions)
-      .where(eq(surveyOptions.id, Number(a.body.data.id)));
+    const row = await rowWithId(h.db.select().from(surveyOptions), surveyOptions.id, Number(a.body.data.id));
     expect(row?.deleted).toBe(true);
   });
 
@@ -396,10 +384,7 @@ describe('options', () => {
     const toDob = await patch('questions', onSecond.id, { questionType: 'dob' });
     expect(toDob.res.status).toBe(422);
     expect(toDob.body.errors[0]).toMatchObject({ detail: DOB_PAGE_IS_TARGET, source: { pointer: '/data/attributes/questionType' } });
-    const [row] = await h.db
-      .select()
-      .from(surveyQuestions)
-      .where(eq(surveyQuestions.id, Number(onSecond.id)));
+    const row = await rowWithId(h.db.select().from(surveyQuestions), surveyQuestions.id, Number(onSecond.id));
     expect(row?.questionType).toBe('text');
     // Nor be left all date-of-birth by deleting its other question.
     await addQuestion(second, { questionType: 'dob' });

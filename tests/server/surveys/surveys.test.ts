@@ -7,6 +7,8 @@ import { ALREADY_APPROVED, APPROVED_IMMUTABLE, TRANSITION_PAGE_INVALID, TRANSITI
 import { FIELD_TYPES } from '@core/model/survey';
 import { createHarness, json, type Harness } from '../harness';
 import { resourceCalls } from '../resourceCalls';
+import { rowsWhere } from '../rowsWhere';
+import { rowWithId } from '../../../server/db/rows';
 
 let h: Harness;
 let admin: string;
@@ -137,12 +139,7 @@ describe('surveys', () => {
 
     expect((await del('o-forms', form.id)).status).toBe(204);
     expect((await h.request('GET', `/api/o-forms/o-forms/${form.id}`, { token: admin })).status).toBe(404);
-    expect(
-      await h.db
-        .select()
-        .from(oFormContainers)
-        .where(eq(oFormContainers.oFormId, Number(form.id))),
-    ).toHaveLength(0);
+    expect(await rowsWhere(h.db, oFormContainers.oFormId, Number(form.id))).toHaveLength(0);
   });
 
   it('rejects bad input with JSON:API errors and writes nothing', async () => {
@@ -313,10 +310,7 @@ describe('questions', () => {
     expect(pointers(duplicate.body)).toEqual(['/data/attributes/configuration/options/1/value']);
     const toText = await patch('o-form-fields', ok.body.data.id, { oFormFieldTypeId: 'text' });
     expect(toText.res.status).toBe(422);
-    const [row] = await h.db
-      .select()
-      .from(oFormFields)
-      .where(eq(oFormFields.id, Number(ok.body.data.id)));
+    const row = await rowWithId(h.db.select().from(oFormFields), oFormFields.id, Number(ok.body.data.id));
     expect(row?.type).toBe('single');
     expect((row?.configuration as { options: { value: string }[] }).options.map((o) => o.value)).toEqual(['a', 'b']);
   });
@@ -502,10 +496,7 @@ describe('sponsor scope', () => {
     expect((await post('o-form-fields', 'o-form-fields', { containerId: Number(otherPage.id) }, userToken)).res.status).toBe(422);
     expect((await post('o-form-copy', 'o-form-copy', { copy_identity: other.attributes.identity }, userToken)).res.status).toBe(422);
     expect((await post('o-forms', 'o-forms', { title: 'No', engagementId: Number(otherEngagementId) }, userToken)).res.status).toBe(422);
-    const [row] = await h.db
-      .select()
-      .from(oForms)
-      .where(eq(oForms.id, Number(other.id)));
+    const row = await rowWithId(h.db.select().from(oForms), oForms.id, Number(other.id));
     expect(row).toMatchObject({ title: 'Scoped other', isApproved: false });
     // Their own survey they may author.
     expect((await post('o-form-containers', 'o-form-containers', { oFormId: Number(mine.id) }, userToken)).res.status).toBe(201);
