@@ -10,6 +10,7 @@ import { createHarness, doc, json, type Harness } from '../harness';
 import { resourceCalls } from '../resourceCalls';
 import { rowsWhere } from '../rowsWhere';
 import { rowWithId } from '../../../server/db/rows';
+import { postEngagement, postSponsor, sponsorUserToken } from '../staffRecords';
 
 let h: Harness;
 let admin: string;
@@ -68,16 +69,12 @@ const rowCount = async (table: typeof surveyOptions | typeof surveyPages | typeo
 beforeAll(async () => {
   h = await createHarness();
   admin = await h.token();
-  const sponsor = async (name: string, identification: string) => (await post('sponsors', 'sponsors', { name, identification })).body.data.id as string;
-  sponsorId = await sponsor('Survey Sponsor', 'SVS');
-  const otherSponsor = await sponsor('Other Sponsor', 'OSV');
-  const engagement = async (sponsor: string, name: string, identification: string) =>
-    (await post('engagements', 'engagements', { sponsorId: Number(sponsor), name, identification })).body.data.id as string;
-  engagementId = await engagement(sponsorId, 'Main study', 'MS');
-  sameSponsorEngagementId = await engagement(sponsorId, 'Second study', 'SS');
-  otherEngagementId = await engagement(otherSponsor, 'Other study', 'OS');
-  await h.createUser({ username: 'scoped', roles: ['User'], sponsorIds: [Number(sponsorId)] });
-  userToken = await h.token('scoped', 'a-good-password');
+  sponsorId = await postSponsor(h, admin, 'Survey Sponsor', 'SVS');
+  const otherSponsor = await postSponsor(h, admin, 'Other Sponsor', 'OSV');
+  engagementId = await postEngagement(h, admin, sponsorId, 'Main study', 'MS');
+  sameSponsorEngagementId = await postEngagement(h, admin, sponsorId, 'Second study', 'SS');
+  otherEngagementId = await postEngagement(h, admin, otherSponsor, 'Other study', 'OS');
+  userToken = await sponsorUserToken(h, 'scoped', sponsorId);
 });
 afterAll(async () => {
   await h.close();

@@ -9,6 +9,7 @@ import { createHarness, json, type Harness } from '../harness';
 import { resourceCalls } from '../resourceCalls';
 import { rowsWhere } from '../rowsWhere';
 import { rowWithId } from '../../../server/db/rows';
+import { postEngagement, postSponsor, sponsorUserToken } from '../staffRecords';
 
 let h: Harness;
 let admin: string;
@@ -81,23 +82,11 @@ const rowCount = async (table: typeof oForms | typeof oFormContainers | typeof o
 beforeAll(async () => {
   h = await createHarness();
   admin = await h.token();
-  const sponsor = async (name: string, identification: string) => {
-    const res = await h.request('POST', '/api/sponsors', { token: admin, body: { data: { type: 'sponsors', attributes: { name, identification } } } });
-    return (await json(res)).data.id as string;
-  };
-  const engagement = async (sponsorId: string, name: string, identification: string) => {
-    const res = await h.request('POST', '/api/engagements', {
-      token: admin,
-      body: { data: { type: 'engagements', attributes: { sponsorId: Number(sponsorId), name, identification } } },
-    });
-    return (await json(res)).data.id as string;
-  };
-  const mine = await sponsor('OForm Sponsor', 'OFS');
-  const other = await sponsor('Other OForm Sponsor', 'OOF');
-  engagementId = await engagement(mine, 'OForm study', 'OFS1');
-  otherEngagementId = await engagement(other, 'Other OForm study', 'OOF1');
-  await h.createUser({ username: 'oform-user', roles: ['User'], sponsorIds: [Number(mine)] });
-  userToken = await h.token('oform-user', 'a-good-password');
+  const mine = await postSponsor(h, admin, 'OForm Sponsor', 'OFS');
+  const other = await postSponsor(h, admin, 'Other OForm Sponsor', 'OOF');
+  engagementId = await postEngagement(h, admin, mine, 'OForm study', 'OFS1');
+  otherEngagementId = await postEngagement(h, admin, other, 'Other OForm study', 'OOF1');
+  userToken = await sponsorUserToken(h, 'oform-user', mine);
 });
 afterAll(async () => {
   await h.close();
