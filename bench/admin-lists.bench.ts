@@ -102,7 +102,7 @@ async function onApp(b: BenchApp): Promise<BenchRow[]> {
 }
 
 /** One set-based statement per table, then `analyze`, as production statistics would be. */
-export async function generate(db: Awaited<ReturnType<typeof benchApp>>['db']) {
+export async function generate(db: BenchApp['db']) {
   const run = (query: string) => db.execute(sql.raw(query));
   await run(`
     insert into sponsors (name, identification, is_active, country_id)
