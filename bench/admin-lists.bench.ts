@@ -7,7 +7,7 @@
  * other column. The page is deep in the list (offset 4,980): the first page flatters.
  */
 import { sql } from 'drizzle-orm';
-import { benchApp, onEachDatabase, measure, type BenchKind, type BenchRow } from './harness';
+import { onEachBenchApp, measure, type BenchRow, type BenchApp } from './harness';
 
 /** BENCH_SCALE=0.1 for a quick look while developing; the budget is for 1. */
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
@@ -73,41 +73,36 @@ interface ListDoc {
 }
 
 export default function adminLists(): Promise<BenchRow[]> {
-  return onEachDatabase(onDatabase);
+  return onEachBenchApp(onApp);
 }
 
-async function onDatabase(kind: BenchKind): Promise<BenchRow[]> {
-  const b = await benchApp(kind);
-  try {
-    const started = performance.now();
-    await generate(b.db);
-    process.stderr.write(`bench: admin lists (${kind}): data generated in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
-    const rows: BenchRow[] = [];
-    for (const list of LISTS) {
-      for (const [label, query] of list.sorts) {
-        const url = `${list.path}?${query}`;
-        const { p95 } = await measure(
-          async () => {
-            const res = await b.app.request(url, { headers: { Authorization: `Bearer ${b.token}` } });
-            if (res.status !== 200) throw new Error(`${url}: status ${res.status} ${await res.text()}`);
-            const doc = (await res.json()) as ListDoc;
-            if (doc.data.length !== 20) throw new Error(`${url}: ${doc.data.length} rows, not 20`);
-            if (list.check && !list.check(doc)) throw new Error(`${url}: figures missing`);
-          },
-          20,
-          3,
-        );
-        rows.push({ figure: `${list.name}, page of 20, ${label}, p95 (${b.kind})`, value: p95, unit: 'ms', budget: 100, lowerIsBetter: true });
-      }
+async function onApp(b: BenchApp): Promise<BenchRow[]> {
+  const started = performance.now();
+  await generate(b.db);
+  process.stderr.write(`bench: admin lists (${b.kind}): data generated in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  const rows: BenchRow[] = [];
+  for (const list of LISTS) {
+    for (const [label, query] of list.sorts) {
+      const url = `${list.path}?${query}`;
+      const { p95 } = await measure(
+        async () => {
+          const res = await b.app.request(url, { headers: { Authorization: `Bearer ${b.token}` } });
+          if (res.status !== 200) throw new Error(`${url}: status ${res.status} ${await res.text()}`);
+          const doc = (await res.json()) as ListDoc;
+          if (doc.data.length !== 20) throw new Error(`${url}: ${doc.data.length} rows, not 20`);
+          if (list.check && !list.check(doc)) throw new Error(`${url}: figures missing`);
+        },
+        20,
+        3,
+      );
+      rows.push({ figure: `${list.name}, page of 20, ${label}, p95 (${b.kind})`, value: p95, unit: 'ms', budget: 100, lowerIsBetter: true });
     }
-    return rows;
-  } finally {
-    await b.close();
   }
+  return rows;
 }
 
 /** One set-based statement per table, then `analyze`, as production statistics would be. */
-export async function generate(db: Awaited<ReturnType<typeof benchApp>>['db']) {
+export async function generate(db: BenchApp['db']) {
   const run = (query: string) => db.execute(sql.raw(query));
   await run(`
     insert into sponsors (name, identification, is_active, country_id)

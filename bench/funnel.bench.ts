@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { BENCH_PASSWORD, benchApp, onEachDatabase, measure, type BenchKind, type BenchRow } from './harness';
+import { BENCH_PASSWORD, benchApp, onEachDatabase, measure, type BenchApp, type BenchKind, type BenchRow } from './harness';
 import { startFunnelRecountJob } from '../server/funnel/recount';
 import { createLogger } from '../server/log';
 
@@ -77,7 +77,7 @@ async function onDatabase(kind: BenchKind): Promise<BenchRow[]> {
 }
 
 /** The data, then the rollup's days handed to the recount job as migration 0022 would, the first read and the job. */
-async function seedAndCount(b: Awaited<ReturnType<typeof benchApp>>, kind: BenchKind) {
+async function seedAndCount(b: BenchApp, kind: BenchKind) {
   const started = performance.now();
   await generate(b.db);
   process.stderr.write(`bench: funnel (${kind}): data generated in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
@@ -96,7 +96,7 @@ async function seedAndCount(b: Awaited<ReturnType<typeof benchApp>>, kind: Bench
 }
 
 /** Signed in again: the seed outlasts the sign-in's access token. */
-async function signIn(b: Awaited<ReturnType<typeof benchApp>>): Promise<string> {
+async function signIn(b: BenchApp): Promise<string> {
   const login = await b.app.request('/api/jwt/login?t=a', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -106,7 +106,7 @@ async function signIn(b: Awaited<ReturnType<typeof benchApp>>): Promise<string> 
 }
 
 /** The figures: each of QUERIES, 20 calls after 3. */
-async function measureReads(b: Awaited<ReturnType<typeof benchApp>>, kind: BenchKind): Promise<BenchRow[]> {
+async function measureReads(b: BenchApp, kind: BenchKind): Promise<BenchRow[]> {
   const token = await signIn(b);
   const rows: BenchRow[] = [];
   let round = 0;
@@ -142,7 +142,7 @@ async function measureReads(b: Awaited<ReturnType<typeof benchApp>>, kind: Bench
 }
 
 /** One set-based statement per table (generate_series), then `analyze`. */
-export async function generate(db: Awaited<ReturnType<typeof benchApp>>['db']) {
+export async function generate(db: BenchApp['db']) {
   const step = async (label: string, query: string) => {
     const t = performance.now();
     await db.execute(sql.raw(query));

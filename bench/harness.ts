@@ -143,6 +143,21 @@ export async function benchApp(kind: BenchKind = benchKinds()[benchKinds().lengt
   };
 }
 
+/** A bench app: the app with its database, the admin's token and the PHI cipher; `close()` removes it. */
+export type BenchApp = Awaited<ReturnType<typeof benchApp>>;
+
+/** `measure` on a fresh bench app of each database kind in turn, each app removed once measured. */
+export function onEachBenchApp(measure: (b: BenchApp) => Promise<BenchRow[]>): Promise<BenchRow[]> {
+  return onEachDatabase(async (kind) => {
+    const b = await benchApp(kind);
+    try {
+      return await measure(b);
+    } finally {
+      await b.close();
+    }
+  });
+}
+
 /** Median and p95 of `runs` sequential calls, after `warmup` unmeasured ones. */
 export async function measure(run: () => Promise<unknown>, runs = 30, warmup = 5) {
   for (let i = 0; i < warmup; i++) await run();

@@ -1,6 +1,6 @@
 /** The site list upload at scale: a 10,000-row CSV creating and linking 10,000 sites in one transaction. */
 import { sql } from 'drizzle-orm';
-import { benchApp, onEachDatabase, type BenchKind, type BenchRow } from './harness';
+import { onEachBenchApp, type BenchRow, type BenchApp } from './harness';
 
 const ROWS = 10_000;
 
@@ -17,38 +17,33 @@ function csv(prefix: string): string {
 }
 
 export default function siteUpload(): Promise<BenchRow[]> {
-  return onEachDatabase(onDatabase);
+  return onEachBenchApp(onApp);
 }
 
-async function onDatabase(kind: BenchKind): Promise<BenchRow[]> {
-  const b = await benchApp(kind);
-  try {
-    await b.db.execute(sql`insert into sponsors (name, identification) values ('Bench Sponsor', 'BENCH')`);
-    await b.db.execute(
-      sql`insert into engagements (name, identification, sponsor_id) select 'Study ' || g, 'BENCH-' || g, (select id from sponsors where identification = 'BENCH') from generate_series(1, 2) g`,
-    );
-    const ids = (await b.db.execute(sql`select id from engagements order by id`)) as unknown as { rows: { id: number }[] };
-    const rows: BenchRow[] = [];
-    for (const [label, engagementId, prefix] of [
-      ['new sites', ids.rows[0]!.id, 'NEW'],
-      ['same sites again', ids.rows[0]!.id, 'NEW'],
-    ] as const) {
-      const body = new FormData();
-      body.set('file', new Blob([csv(prefix)], { type: 'text/csv' }), 'sites.csv');
-      const started = performance.now();
-      const res = await b.app.request(`/api/engagements-site-locations/upload/${engagementId}`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${b.token}` },
-        body,
-      });
-      const ms = performance.now() - started;
-      if (res.status !== 200) throw new Error(`status ${res.status}: ${await res.text()}`);
-      const { meta } = (await res.json()) as { meta: { rows: number } };
-      if (meta.rows !== ROWS) throw new Error(`imported ${meta.rows} rows`);
-      rows.push({ figure: `site upload, ${ROWS} CSV rows, ${label} (${b.kind})`, value: ms / 1000, unit: 's', budget: 10, lowerIsBetter: true });
-    }
-    return rows;
-  } finally {
-    await b.close();
+async function onApp(b: BenchApp): Promise<BenchRow[]> {
+  await b.db.execute(sql`insert into sponsors (name, identification) values ('Bench Sponsor', 'BENCH')`);
+  await b.db.execute(
+    sql`insert into engagements (name, identification, sponsor_id) select 'Study ' || g, 'BENCH-' || g, (select id from sponsors where identification = 'BENCH') from generate_series(1, 2) g`,
+  );
+  const ids = (await b.db.execute(sql`select id from engagements order by id`)) as unknown as { rows: { id: number }[] };
+  const rows: BenchRow[] = [];
+  for (const [label, engagementId, prefix] of [
+    ['new sites', ids.rows[0]!.id, 'NEW'],
+    ['same sites again', ids.rows[0]!.id, 'NEW'],
+  ] as const) {
+    const body = new FormData();
+    body.set('file', new Blob([csv(prefix)], { type: 'text/csv' }), 'sites.csv');
+    const started = performance.now();
+    const res = await b.app.request(`/api/engagements-site-locations/upload/${engagementId}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${b.token}` },
+      body,
+    });
+    const ms = performance.now() - started;
+    if (res.status !== 200) throw new Error(`status ${res.status}: ${await res.text()}`);
+    const { meta } = (await res.json()) as { meta: { rows: number } };
+    if (meta.rows !== ROWS) throw new Error(`imported ${meta.rows} rows`);
+    rows.push({ figure: `site upload, ${ROWS} CSV rows, ${label} (${b.kind})`, value: ms / 1000, unit: 's', budget: 10, lowerIsBetter: true });
   }
+  return rows;
 }

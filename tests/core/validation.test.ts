@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { message } from '@core/validation/messages';
-import { isColorHex, isEmail, isNumeric, isTotpCode, isUsPhone } from '@core/validation/rules';
 import { SponsorInput, SponsorPatch } from '@core/model/sponsor';
 import { LoginInput } from '@core/model/user';
 import { issuesByField, toFieldIssues } from '@core/model/fields';
@@ -15,26 +14,6 @@ describe('message catalogue', () => {
     expect(message('max', { length: 9 }, 'es')).toBe('Máximo 9 caracteres.');
     expect(message('required', {}, 'es-MX')).toBe('Este campo es obligatorio.');
     expect(message('required', {}, 'fr')).toBe('This field is required.');
-  });
-});
-
-describe('rules', () => {
-  it.each([
-    [isEmail, 'a@b.co', true],
-    [isEmail, 'a@b', false],
-    [isEmail, 'a b@c.de', false],
-    [isUsPhone, '555-123-4567', true],
-    [isUsPhone, '5551234567', false],
-    [isNumeric, '0123', true],
-    [isNumeric, '12a', false],
-    [isColorHex, 'CCCCCC', true],
-    [isColorHex, 'ff', true],
-    [isColorHex, 'fff', false],
-    [isColorHex, '#ffffff', false],
-    [isTotpCode, '123456', true],
-    [isTotpCode, '12345', false],
-  ] as const)('%o(%s) is %s', (rule, value, expected) => {
-    expect(rule(value)).toBe(expected);
   });
 });
 

@@ -11,6 +11,7 @@ import {
   isEmail,
   isNumeric,
   isPresent,
+  isTotpCode,
   isUsPhone,
   parseDateText,
 } from '@core/validation/rules';
@@ -56,6 +57,9 @@ describe('email, us_phone, numeric', () => {
     ['jane@@example.com', false],
     ['@example.com', false],
     ['jane@ex ample.com', false],
+    ['a@b.co', true],
+    ['a@b', false],
+    ['a b@c.de', false],
     ['', false],
   ])('isEmail(%s) is %s', (value, expected) => expect(isEmail(value)).toBe(expected));
 
@@ -78,7 +82,16 @@ describe('email, us_phone, numeric', () => {
     ['1.5', false],
     ['1e3', false],
     [' 12', false],
+    ['0123', true],
+    ['12a', false],
   ])('isNumeric(%s) is %s', (value, expected) => expect(isNumeric(value)).toBe(expected));
+});
+
+describe('totp code: six digits', () => {
+  it.each([
+    ['123456', true],
+    ['12345', false],
+  ])('isTotpCode(%s) is %s', (value, expected) => expect(isTotpCode(value)).toBe(expected));
 });
 
 describe('min and max', () => {
@@ -100,7 +113,9 @@ describe('color_hex: 6 or 2 hex characters', () => {
     ['ff', true],
     ['#FFF', false],
     ['FFF', false],
+    ['fff', false],
     ['#FFFFFF', false],
+    ['#ffffff', false],
     ['F', false],
     ['FFFFFFF', false],
     ['GGGGGG', false],

@@ -6,10 +6,10 @@
  * configured and not, so the error pages are among the answers.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDP_CERT } from '../support/saml-idp';
+import { builtDist } from '../support/builtDist';
 import { createParticipantFixture } from '../support/participantFixture';
 import { createHarness, type Harness } from '../server/harness';
 
@@ -19,12 +19,7 @@ let dist: string;
 let channelId: number;
 
 beforeAll(async () => {
-  dist = fs.mkdtempSync(path.join(os.tmpdir(), 'dist-'));
-  fs.mkdirSync(path.join(dist, 'admin', 'assets'), { recursive: true });
-  fs.mkdirSync(path.join(dist, 'widget'), { recursive: true });
-  fs.writeFileSync(path.join(dist, 'admin', 'index.html'), '<!doctype html><div id="root"></div>');
-  fs.writeFileSync(path.join(dist, 'admin', 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
-  fs.writeFileSync(path.join(dist, 'widget', 'widget.js'), '(()=>{})()');
+  dist = builtDist({ 'admin/favicon.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>' });
   built = await createHarness({
     DIST_DIR: dist,
     PUBLIC_URL: 'http://app.test',

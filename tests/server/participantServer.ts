@@ -10,6 +10,7 @@ import { loadConfig } from '../../server/config';
 import { contacts, leads, oFormSubmissions, screenerMessages } from '../../server/db/schema';
 import { createLogger } from '../../server/log';
 import { settleDeliveries } from '../../server/rms/worker';
+import { rowWithId } from '../../server/db/rows';
 import { createParticipantFixture, leaveContact, leaveLead, type ParticipantFixture } from '../support/participantFixture';
 import { createHarness, type Harness } from './harness';
 
@@ -70,11 +71,7 @@ export const contactOf = (h: Harness, run: { submissionId: string }) => leftBy(h
 
 /** A submission's row, by the id the API answers. */
 export async function submissionRow(h: Harness, id: string): Promise<typeof oFormSubmissions.$inferSelect> {
-  const [row] = await h.db
-    .select()
-    .from(oFormSubmissions)
-    .where(eq(oFormSubmissions.id, Number(id)));
-  return row!;
+  return (await rowWithId(h.db.select().from(oFormSubmissions), oFormSubmissions.id, Number(id)))!;
 }
 
 /** The lead a run left, if it left one. */

@@ -5,7 +5,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +12,7 @@ import type { Plugin } from 'vite';
 import { createHarness, type Harness } from './harness';
 import { chooseEncoding, COMPRESS_INLINE_BYTES, compressBytes } from '../../server/http/compress';
 import { BUDGETS, bundleBudgets, measureAdminFirstLoad, measureWidget, type OutputChunkLike } from '../../bundle-budgets';
+import { builtDist } from '../support/builtDist';
 
 let h: Harness;
 /** The health check's test closes the database; it runs last. */
@@ -23,13 +23,12 @@ const SCRIPT = `${'export const value = "the same line again and again";\n'.repe
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47]), Buffer.alloc(4000, 7)]);
 
 beforeAll(async () => {
-  dist = fs.mkdtempSync(path.join(os.tmpdir(), 'dist-serving-'));
-  fs.mkdirSync(path.join(dist, 'admin', 'assets'), { recursive: true });
-  fs.mkdirSync(path.join(dist, 'widget'), { recursive: true });
-  fs.writeFileSync(path.join(dist, 'admin', 'index.html'), `<!doctype html><div id="root"></div><!-- ${'x'.repeat(2000)} -->`);
-  fs.writeFileSync(path.join(dist, 'admin', 'assets', 'index-AbC123xy.js'), SCRIPT);
-  fs.writeFileSync(path.join(dist, 'admin', 'assets', 'logo-AbC123xy.png'), PNG);
-  fs.writeFileSync(path.join(dist, 'widget', 'widget.js'), SCRIPT);
+  dist = builtDist({
+    'admin/index.html': `<!doctype html><div id="root"></div><!-- ${'x'.repeat(2000)} -->`,
+    'admin/assets/index-AbC123xy.js': SCRIPT,
+    'admin/assets/logo-AbC123xy.png': PNG,
+    'widget/widget.js': SCRIPT,
+  });
   h = await createHarness({ DIST_DIR: dist });
 });
 afterAll(async () => {

@@ -5,6 +5,7 @@ import { IDENTIFICATION_TAKEN } from '../../../server/http/uniqueIdentification'
 import { ENGAGEMENT_HAS_REFERRALS, UNKNOWN_SPONSOR } from '../../../server/engagements/routes';
 import { createHarness, json, type Harness } from '../harness';
 import { expectOnlyIdentificationTaken, expectParametersRefused } from '../listQueries';
+import { rowsWhere } from '../rowsWhere';
 
 let h: Harness;
 let admin: string;
@@ -168,12 +169,7 @@ describe('engagements CRUD', () => {
     expect(pointers).toEqual(['/data/relationships/indications/data', '/data/relationships/owners', '/data/relationships/therapeuticAreas/data']);
     const after = await json(await h.request('GET', `/api/engagements/${id}`, { token: admin }));
     expect(after.data.attributes.name).toBe('Bad rels');
-    expect(
-      await h.db
-        .select()
-        .from(engagementIndications)
-        .where(eq(engagementIndications.engagementId, Number(id))),
-    ).toEqual([]);
+    expect(await rowsWhere(h.db, engagementIndications.engagementId, Number(id))).toEqual([]);
   });
 
   it('refuses to delete an engagement with referrals (409), keeping it', async () => {

@@ -21,6 +21,7 @@ import {
 import { addNoTrialSitesMessage, leadLeft, leadOf } from '../participantServer';
 import { contactFields, contactFieldScreeners, contacts, embedProblems, oForms, referrals, rmsDeliveries } from '../../../server/db/schema';
 import { rowsOf } from '../../../server/db/rows';
+import { rowsWhere } from '../rowsWhere';
 
 let h: Harness;
 let f: ParticipantFixture;
@@ -101,12 +102,7 @@ describe('a lead at notQualified', () => {
     expect(JSON.parse(h.phi.open(lead!.valuesCiphertext))).toEqual(VALUES);
     expect(h.phi.open(lead!.zipCiphertext!)).toBe('10001');
 
-    expect(
-      await h.db
-        .select()
-        .from(contacts)
-        .where(eq(contacts.submissionId, Number(run.submissionId))),
-    ).toEqual([]);
+    expect(await rowsWhere(h.db, contacts.submissionId, Number(run.submissionId))).toEqual([]);
     expect((await h.db.select().from(referrals)).length).toBe(referralsBefore);
     expect(await h.db.select().from(rmsDeliveries)).toEqual([]);
 

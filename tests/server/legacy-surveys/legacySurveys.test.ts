@@ -8,6 +8,9 @@ import { UNKNOWN_ENGAGEMENT } from '../../../server/engagements/access';
 import { TRANSITION_TARGET_INVALID, TRANSITION_TARGET_REQUIRED } from '@core/model/legacySurvey';
 import { createHarness, doc, json, type Harness } from '../harness';
 import { resourceCalls } from '../resourceCalls';
+import { rowsWhere } from '../rowsWhere';
+import { rowWithId } from '../../../server/db/rows';
+import { postEngagement, postSponsor, sponsorUserToken } from '../staffRecords';
 
 let h: Harness;
 let admin: string;
@@ -66,16 +69,12 @@ const rowCount = async (table: typeof surveyOptions | typeof surveyPages | typeo
 beforeAll(async () => {
   h = await createHarness();
   admin = await h.token();
-  const sponsor = async (name: string, identification: string) => (await post('sponsors', 'sponsors', { name, identification })).body.data.id as string;
-  sponsorId = await sponsor('Survey Sponsor', 'SVS');
-  const otherSponsor = await sponsor('Other Sponsor', 'OSV');
-  const engagement = async (sponsor: string, name: string, identification: string) =>
-    (await post('engagements', 'engagements', { sponsorId: Number(sponsor), name, identification })).body.data.id as string;
-  engagementId = await engagement(sponsorId, 'Main study', 'MS');
-  sameSponsorEngagementId = await engagement(sponsorId, 'Second study', 'SS');
-  otherEngagementId = await engagement(otherSponsor, 'Other study', 'OS');
-  await h.createUser({ username: 'scoped', roles: ['User'], sponsorIds: [Number(sponsorId)] });
-  userToken = await h.token('scoped', 'a-good-password');
+  sponsorId = await postSponsor(h, admin, 'Survey Sponsor', 'SVS');
+  const otherSponsor = await postSponsor(h, admin, 'Other Sponsor', 'OSV');
+  engagementId = await postEngagement(h, admin, sponsorId, 'Main study', 'MS');
+  sameSponsorEngagementId = await postEngagement(h, admin, sponsorId, 'Second study', 'SS');
+  otherEngagementId = await postEngagement(h, admin, otherSponsor, 'Other study', 'OS');
+  userToken = await sponsorUserToken(h, 'scoped', sponsorId);
 });
 afterAll(async () => {
   await h.close();
@@ -103,12 +102,7 @@ describe('surveys', () => {
 
     expect((await del('surveys', survey.id)).status).toBe(204);
     expect((await h.request('GET', `/api/surveys/${survey.id}`, { token: admin })).status).toBe(404);
-    expect(
-      await h.db
-        .select()
-        .from(surveyPages)
-        .where(eq(surveyPages.surveyId, Number(survey.id))),
-    ).toHaveLength(0);
+    expect(await rowsWhere(h.db, surveyPages.surveyId, Number(survey.id))).toHaveLength(0);
   });
 
   it('rejects bad input with JSON:API errors and writes nothing', async () => {
@@ -177,10 +171,7 @@ describe('pages', () => {
       ['New Page 3', 2],
     ]);
     // Soft: the row is still there, flagged.
-    const [row] = await h.db
-      .select()
-      .from(surveyPages)
-      .where(eq(surveyPages.id, Number(second.body.data.id)));
+    const row = await rowWithId(h.db.select().from(surveyPages), surveyPages.id, Number(second.body.data.id));
     expect(row?.isDeleted).toBe(true);
     expect((await patch('pages', second.body.data.id, { title: 'back' })).res.status).toBe(404);
     expect((await del('pages', second.body.data.id)).status).toBe(404);
@@ -246,10 +237,7 @@ describe('questions', () => {
       [c.id, 1],
       [b.id, 2],
     ]);
-    const [row] = await h.db
-      .select()
-      .from(surveyQuestions)
-      .where(eq(surveyQuestions.id, Number(a.id)));
+    const row = await rowWithId(h.db.select().from(surveyQuestions), surveyQuestions.id, Number(a.id));
     expect(row?.deleted).toBe(true);
     expect((await patch('questions', a.id, { title: 'x' })).res.status).toBe(404);
   });
@@ -345,10 +333,7 @@ describe('options', () => {
       ['Maybe', 1],
       ['No', 2],
     ]);
-    const [row] = await h.db
-      .select()
-      .from(surveyOptions)
-      .where(eq(surveyOptions.id, Number(a.body.data.id)));
+    const row = await rowWithId(h.db.select().from(surveyOptions), surveyOptions.id, Number(a.body.data.id));
     expect(row?.deleted).toBe(true);
   });
 
@@ -396,10 +381,7 @@ describe('options', () => {
     const toDob = await patch('questions', onSecond.id, { questionType: 'dob' });
     expect(toDob.res.status).toBe(422);
     expect(toDob.body.errors[0]).toMatchObject({ detail: DOB_PAGE_IS_TARGET, source: { pointer: '/data/attributes/questionType' } });
-    const [row] = await h.db
-      .select()
-      .from(surveyQuestions)
-      .where(eq(surveyQuestions.id, Number(onSecond.id)));
+    const row = await rowWithId(h.db.select().from(surveyQuestions), surveyQuestions.id, Number(onSecond.id));
     expect(row?.questionType).toBe('text');
     // Nor be left all date-of-birth by deleting its other question.
     await addQuestion(second, { questionType: 'dob' });

@@ -10,12 +10,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createHarness, json, type Harness } from '../harness';
 import { createParticipantFixture, leaveContact, type ParticipantFixture, runQualified, sendReferralsTo, TOKEN_HEADER } from '../../support/participantFixture';
-import { contacts, referrals, rmsAudits, rmsDeliveries } from '../../../server/db/schema';
+import { referrals, rmsAudits, rmsDeliveries } from '../../../server/db/schema';
 import { startRecordSystem, type RecordSystemReceiver } from '../../support/recordSystemReceiver';
 import { settleDeliveries } from '../../../server/rms/worker';
 import { contactMatcher, normalizeEmail, normalizePhone } from '../../../server/security/contactMatch';
 import { newWebhookSecret } from '../../support/standardWebhooks';
 import { RESEND_MESSAGES } from '@core/model/rmsAudit';
+import { contactOf } from '../participantServer';
 
 const DAY = 24 * 3600 * 1000;
 const T0 = new Date('2031-03-02T08:00:00.000Z');
@@ -68,11 +69,7 @@ async function refer(when: Date, values: Record<string, string>, engagementId?: 
   expect(res.status, await res.clone().text()).toBe(201);
   const body = await json(res);
   await settleDeliveries();
-  const [contact] = await h.db
-    .select()
-    .from(contacts)
-    .where(eq(contacts.submissionId, Number(submissionId)));
-  return { contact: contact!, body };
+  return { contact: (await contactOf(h, { submissionId }))!, body };
 }
 
 const deliveryOf = async (contactId: number) => (await h.db.select().from(rmsDeliveries).where(eq(rmsDeliveries.contactId, contactId)))[0];
@@ -229,17 +226,7 @@ describe('duplicate referrals', () => {
     );
     expect(results.map((r) => r.status)).toEqual([201, 201]);
     await settleDeliveries();
-    const stored = await Promise.all(
-      runs.map(
-        async ({ submissionId }) =>
-          (
-            await h.db
-              .select()
-              .from(contacts)
-              .where(eq(contacts.submissionId, Number(submissionId)))
-          )[0]!,
-      ),
-    );
+    const stored = await Promise.all(runs.map(async (run) => (await contactOf(h, run))!));
     const originals = stored.filter((c) => c.duplicateOf === null);
     expect(originals).toHaveLength(1);
     expect(stored.find((c) => c.duplicateOf !== null)!.duplicateOf).toBe(originals[0]!.id);

@@ -34,15 +34,20 @@ describe('embed problems', () => {
   beforeAll(async () => {
     f = await createParticipantFixture(h.db, { domain: 'partner.example' });
   });
+  /** The start from a page of `origin` refused: 403 `code`, readable by that page, naming the channel's domain. Answers the error. */
+  const refused = async (origin: string, code: string) => {
+    const { res, body } = await start(`mediaChannelId=${f.mediaChannelId}&screenerId=${f.screenerId}`, origin);
+    expect(res.status).toBe(403);
+    expect(res.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(body.errors[0]).toMatchObject({ code, meta: { domain: 'partner.example' } });
+    return body.errors[0];
+  };
 
   it('a page of another origin: 403 origin-not-allowed, readable there, naming the allowed domain; recorded and counted', async () => {
     h.clock.set('2027-03-01T10:00:00Z');
-    const { res, body } = await start(`mediaChannelId=${f.mediaChannelId}&screenerId=${f.screenerId}`, 'https://wrong.example');
-    expect(res.status).toBe(403);
-    expect(res.headers.get('access-control-allow-origin')).toBe('https://wrong.example');
-    expect(body.errors[0]).toMatchObject({ code: 'origin-not-allowed', meta: { domain: 'partner.example' } });
-    expect(body.errors[0].detail).toContain('https://wrong.example');
-    expect(body.errors[0].detail).toContain('partner.example');
+    const error = await refused('https://wrong.example', 'origin-not-allowed');
+    expect(error.detail).toContain('https://wrong.example');
+    expect(error.detail).toContain('partner.example');
     h.clock.set('2027-03-02T08:30:00Z');
     // Any participant call from there is refused the same way (and counted).
     const page = await h.request('GET', `/api/o-forms/o-form-containers?oFormId=${f.oFormId}&type=firstContainerPerForm&mediaChannelId=${f.mediaChannelId}`, {
@@ -61,11 +66,7 @@ describe('embed problems', () => {
 
   it('a page without an origin (sandboxed iframe: Origin null): 403 origin-opaque saying why, recorded', async () => {
     h.clock.set('2027-03-03T09:00:00Z');
-    const { res, body } = await start(`mediaChannelId=${f.mediaChannelId}&screenerId=${f.screenerId}`, 'null');
-    expect(res.status).toBe(403);
-    expect(res.headers.get('access-control-allow-origin')).toBe('null');
-    expect(body.errors[0]).toMatchObject({ code: 'origin-opaque', meta: { domain: 'partner.example' } });
-    expect(body.errors[0].detail).toContain('allow-same-origin');
+    expect((await refused('null', 'origin-opaque')).detail).toContain('allow-same-origin');
     const rows = await h.db
       .select()
       .from(embedProblems)

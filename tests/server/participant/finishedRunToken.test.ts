@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import { json, type Harness } from '../harness';
 import { answerPage, leaveContact, startSubmission, type ParticipantFixture, withToken } from '../../support/participantFixture';
-import { useParticipantServer } from '../participantServer';
+import { submissionRow, useParticipantServer } from '../participantServer';
 import { contacts, oFormContainerEntries, oFormFieldEntries, oFormSubmissions } from '../../../server/db/schema';
 
 let h: Harness;
@@ -71,10 +71,7 @@ const calls = (run: Run) => {
 
 /** What a call of a finished run's token could change. */
 const written = async (submissionId: string) => {
-  const [row] = await h.db
-    .select()
-    .from(oFormSubmissions)
-    .where(eq(oFormSubmissions.id, Number(submissionId)));
+  const row = await submissionRow(h, submissionId);
   const entries = await h.db
     .select()
     .from(oFormContainerEntries)

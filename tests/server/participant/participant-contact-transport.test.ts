@@ -15,6 +15,7 @@ import { message } from '@core/validation/messages';
 import { contacts, referrals } from '../../../server/db/schema';
 import { settleDeliveries } from '../../../server/rms/worker';
 import { later } from '../../support/runnerLater';
+import { rowsWhere } from '../rowsWhere';
 
 let h: Harness;
 let f: ParticipantFixture;
@@ -103,11 +104,6 @@ describe('the contact steps over the participant transport', () => {
       acceptTerms: false,
     });
     expect(refused).toEqual({ ok: false, errors: { email: message('email'), acceptTerms: message('acceptTerms') } });
-    expect(
-      await h.db
-        .select()
-        .from(contacts)
-        .where(eq(contacts.submissionId, Number(submissionId))),
-    ).toHaveLength(0);
+    expect(await rowsWhere(h.db, contacts.submissionId, Number(submissionId))).toHaveLength(0);
   });
 });

@@ -17,6 +17,7 @@ import { createParticipantTransport, type ParticipantTransportOptions } from '@c
 import { createRunner, type RunnerState } from '@core/survey/runner';
 import { contactFieldScreeners, leads, oFormFieldEntries, oFormContainerEntries, oFormPageMetrics, oFormSubmissions } from '../../../server/db/schema';
 import { later } from '../../support/runnerLater';
+import { rowsWhere } from '../rowsWhere';
 
 let h: Harness;
 let f: ParticipantFixture;
@@ -159,12 +160,7 @@ describe('the participant transport', () => {
     second.resume(first.submissionId()!, first.credentials()!);
     expect(await second.entryAnswers(entryId)).toEqual({ q_choice: 'yes' });
     await second.metric(first.submissionId()!, 'p1', new Date(Date.now() - 5000).toISOString(), new Date().toISOString());
-    expect(
-      await h.db
-        .select()
-        .from(oFormPageMetrics)
-        .where(eq(oFormPageMetrics.submissionId, Number(first.submissionId()))),
-    ).toHaveLength(1);
+    expect(await rowsWhere(h.db, oFormPageMetrics.submissionId, Number(first.submissionId()))).toHaveLength(1);
   });
 
   it("shows a finished run's outcome again on a resume while the channel's retake window holds, then gives way to a fresh run", async () => {

@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { channelFigures } from '../../../server/participant/channelFigures';
 import { and, eq, isNull, like, sql } from 'drizzle-orm';
-import { rowsOf } from '../../../server/db/rows';
+import { rowsOf, rowWithId } from '../../../server/db/rows';
 import { startFactsSelect } from '../../../server/participant/startFacts';
 import { openAnswer } from '../../../server/security/sealedAnswer';
 import { json, type Harness } from '../harness';
@@ -22,7 +22,7 @@ import {
   type ParticipantFixture,
   withToken,
 } from '../../support/participantFixture';
-import { secondApp, useParticipantServer } from '../participantServer';
+import { secondApp, submissionRow, useParticipantServer } from '../participantServer';
 import { MISSING_TOKEN } from '../../../server/participant/access';
 import { FIRST_PAGE_ONLY } from '../../../server/participant/api';
 import { savePage } from '../../../server/participant/entries';
@@ -169,10 +169,7 @@ describe('participant start and submissions', () => {
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const { data } = await json(res);
     expect(data.attributes).toMatchObject({ status: 'in_progress', oFormId: f.oFormId, language: 'es' });
-    const [row] = await h.db
-      .select()
-      .from(oFormSubmissions)
-      .where(eq(oFormSubmissions.id, Number(data.id)));
+    const row = await submissionRow(h, data.id);
     expect(row!.tokenHash).toMatch(/^[0-9a-f]{64}$/);
     expect(row!.tokenHash).not.toContain(token);
     // Created, not yet started: nothing answered.
@@ -562,10 +559,7 @@ describe('answers and branching', () => {
     const toP2 = await answerPage(h, next.token, next.firstEntryId, { q_choice: 'yes' });
     expect(toP2.meta).toMatchObject({ success: true, nextContainerIdentity: 'p2' });
     expect(toP2.meta.nextContainerEntryId).toMatch(/^\d+$/);
-    const [entry] = await h.db
-      .select()
-      .from(oFormContainerEntries)
-      .where(eq(oFormContainerEntries.id, Number(toP2.meta.nextContainerEntryId)));
+    const entry = await rowWithId(h.db.select().from(oFormContainerEntries), oFormContainerEntries.id, Number(toP2.meta.nextContainerEntryId));
     expect(entry).toMatchObject({ containerId: f.pages.p2.id, submissionId: Number(next.submissionId) });
 
     const jump = await startSubmission(h, f);
@@ -885,10 +879,7 @@ describe('qualification', () => {
     const s = await runQualified(h, other);
     await qualification(s.submissionId, s.token);
     await qualification(s.submissionId, s.token);
-    const [row] = await h.db
-      .select()
-      .from(oFormSubmissions)
-      .where(eq(oFormSubmissions.id, Number(s.submissionId)));
+    const row = await submissionRow(h, s.submissionId);
     expect(row).toMatchObject({ outcome: 'qualified', isQualified: true });
     expect((await figuresOf(other.mediaChannelId)).submissionsQualified).toBe(1);
     const counts = await Promise.all([1, 2, 3].map(() => runQualified(h, other)));

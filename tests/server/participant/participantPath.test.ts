@@ -17,14 +17,15 @@ import {
   startSubmission,
   withToken,
 } from '../../support/participantFixture';
-import { useParticipantServer } from '../participantServer';
-import { contacts, oFormContainerEntries, oFormFieldEntries, oFormFields, oFormSubmissions, referrals, rmsAudits } from '../../../server/db/schema';
+import { submissionRow, useParticipantServer } from '../participantServer';
+import { contacts, oFormContainerEntries, oFormFieldEntries, oFormFields, referrals, rmsAudits } from '../../../server/db/schema';
 import { channelFigures } from '../../../server/participant/channelFigures';
 import { settleDeliveries } from '../../../server/rms/worker';
 import { PAGE_NOT_ON_PATH, SCREENING_INCOMPLETE, SUBMISSION_COMPLETED } from '../../../server/participant/api';
 import { followPath, type PathStep } from '../../../server/participant/path';
 import { judgePath } from '../../../server/participant/qualification';
 import type { Survey } from '../../../server/participant/runSurvey';
+import { rowsWhere } from '../rowsWhere';
 
 let h: Harness;
 let f: ParticipantFixture;
@@ -51,10 +52,7 @@ const leaveContact = (submissionId: string, token: string, values: Record<string
 
 /** What the steps after qualification could write. */
 const written = async (submissionId: string) => {
-  const [submission] = await h.db
-    .select()
-    .from(oFormSubmissions)
-    .where(eq(oFormSubmissions.id, Number(submissionId)));
+  const submission = await submissionRow(h, submissionId);
   return {
     contacts: (await h.db.select({ n: count() }).from(contacts))[0]!.n,
     referrals: (await h.db.select({ n: count() }).from(referrals))[0]!.n,
@@ -101,12 +99,7 @@ describe('qualification over the complete path', () => {
     const skip = await createEntry(s.token, s.submissionId, f.pages.p3.id);
     expect(skip.status).toBe(409);
     expect((await json(skip)).errors[0].detail).toBe(PAGE_NOT_ON_PATH);
-    expect(
-      await h.db
-        .select()
-        .from(oFormContainerEntries)
-        .where(eq(oFormContainerEntries.submissionId, Number(s.submissionId))),
-    ).toEqual(entriesBefore);
+    expect(await rowsWhere(h.db, oFormContainerEntries.submissionId, Number(s.submissionId))).toEqual(entriesBefore);
     // Even a page 3 answered without page 1 (rows made by hand) leaves the path unanswered.
     const [p3] = await h.db
       .insert(oFormContainerEntries)
@@ -184,10 +177,7 @@ describe('qualification over the complete path', () => {
     const p2 = await answerPage(h, s.token, p1.meta.nextContainerEntryId!, { q_dob: '1980-06-15' });
     await answerPage(h, s.token, p2.meta.nextContainerEntryId!, { q_zip: '10001' });
     expect((await qualification(s.submissionId, s.token)).outcome).toBe('notQualified');
-    const [row] = await h.db
-      .select()
-      .from(oFormSubmissions)
-      .where(eq(oFormSubmissions.id, Number(s.submissionId)));
+    const row = await submissionRow(h, s.submissionId);
     expect(row!.finishedAt).toBeInstanceOf(Date);
 
     // Not qualified, the run ended: its token opens only the outcome (finishedRunToken.test.ts).

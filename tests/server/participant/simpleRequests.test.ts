@@ -12,6 +12,7 @@ import { MISSING_TOKEN } from '../../../server/participant/access';
 import { answerPage, createParticipantFixture, runQualified, startSubmission, type ParticipantFixture } from '../../support/participantFixture';
 import type { Harness } from '../harness';
 import { secondApp, useParticipantServer } from '../participantServer';
+import { rowsWhere } from '../rowsWhere';
 
 let h: Harness;
 let f: ParticipantFixture;
@@ -151,12 +152,7 @@ describe('participant calls without a preflight', () => {
       s.token,
     );
     expect(metric.status).toBe(201);
-    expect(
-      await h.db
-        .select()
-        .from(oFormPageMetrics)
-        .where(eq(oFormPageMetrics.submissionId, Number(s.submissionId))),
-    ).toHaveLength(1);
+    expect(await rowsWhere(h.db, oFormPageMetrics.submissionId, Number(s.submissionId))).toHaveLength(1);
     expect(
       (
         await h.db

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { channelFigures } from '../../../server/participant/channelFigures';
 import { eq } from 'drizzle-orm';
-import { contacts, leads, oForms, oFormSubmissions } from '../../../server/db/schema';
+import { contacts, leads, oForms } from '../../../server/db/schema';
 import { demoChannel, seedDemoRun, DEMO_SURVEY_IDENTITY } from '../../../server/demo';
 import { pageMetrics } from '../../../server/surveys/pageMetrics';
 import { createRunner, type Runner } from '@core/survey/runner';
@@ -14,6 +14,8 @@ import { checkParticipantAnswer } from '@core/participant/responses';
 import { createParticipantTransport, type ParticipantTransport } from '@core/participant/transport';
 import { createHarness, type Harness } from '../harness';
 import { later } from '../../support/runnerLater';
+import { rowsWhere } from '../rowsWhere';
+import { submissionRow } from '../participantServer';
 
 let h: Harness;
 let channel: { mediaChannelId: number; screenerId: number };
@@ -139,10 +141,7 @@ describe('the widget transport over the real participant API (demo data)', () =>
     await resumed.start();
     expect(resumed.getState()).toMatchObject({ phase: 'page', language: 'es', answers: { 'demo-visits': '7' } });
     expect(page(resumed)).toBe('demo-heart');
-    const [submission] = await h.db
-      .select()
-      .from(oFormSubmissions)
-      .where(eq(oFormSubmissions.id, Number(snapshot!.submissionId)));
+    const submission = await submissionRow(h, snapshot!.submissionId);
     expect(submission?.language).toBe('es');
   });
 
@@ -175,12 +174,7 @@ describe('the widget transport over the real participant API (demo data)', () =>
       .from(leads)
       .where(eq(leads.submissionId, Number(runner.submissionId())));
     expect(kept).toMatchObject({ kind: 'noTrialSites', consentText: 'May we contact you when a study site opens near you?', duplicateOf: null });
-    expect(
-      await h.db
-        .select()
-        .from(contacts)
-        .where(eq(contacts.submissionId, Number(runner.submissionId()))),
-    ).toEqual([]);
+    expect(await rowsWhere(h.db, contacts.submissionId, Number(runner.submissionId()))).toEqual([]);
   });
 });
 

@@ -18,7 +18,6 @@ import {
   contacts,
   engagementSiteLocations,
   engagements,
-  oFormSubmissions,
   referrals,
   rmsAudits,
   referralEvents,
@@ -32,6 +31,8 @@ import { claimDue, recordAttempt } from '../../../server/rms/outbox';
 import { newWebhookSecret, signStandardWebhook, verifyStandardWebhook } from '../../support/standardWebhooks';
 import { startRecordSystem, type ReceivedRequest, type RecordSystemReceiver, type Reply } from '../../support/recordSystemReceiver';
 import { message } from '@core/validation/messages';
+import { rowsWhere } from '../rowsWhere';
+import { submissionRow } from '../participantServer';
 
 type Mode = 'ok' | 'fail' | 'hang' | 'hold' | 'never' | 'busy';
 
@@ -244,10 +245,7 @@ describe('the contact', () => {
     expect(wrongSite.status).toBe(422);
     expect((await json(wrongSite)).errors[0].source.pointer).toBe('/data/attributes/engagementSiteLocationId');
     expect({ contacts: await count$(contacts), referrals: await count$(referrals), audits: await count$(rmsAudits) }).toEqual(before);
-    const [submission] = await h.db
-      .select()
-      .from(oFormSubmissions)
-      .where(eq(oFormSubmissions.id, Number(submissionId)));
+    const submission = await submissionRow(h, submissionId);
     expect(submission!.status).toBe('in_progress');
   });
 
@@ -280,10 +278,7 @@ describe('the contact', () => {
       isScreened: false,
       isRandomized: false,
     });
-    const [submission] = await h.db
-      .select()
-      .from(oFormSubmissions)
-      .where(eq(oFormSubmissions.id, Number(submissionId)));
+    const submission = await submissionRow(h, submissionId);
     expect(submission).toMatchObject({ status: 'completed', outcome: 'completed' });
     const channel = (await channelFigures(h.db, [f.mediaChannelId])).get(f.mediaChannelId)!;
     expect(channel.submissionsCompleted).toBe(channelBefore.submissionsCompleted + 1);
@@ -335,12 +330,7 @@ describe('the contact', () => {
     const { submissionId, token } = await completeRun();
     const again = await leaveContact(h, f, { submissionId, token }, VALUES);
     expect(again.status).toBe(404);
-    expect(
-      await h.db
-        .select()
-        .from(contacts)
-        .where(eq(contacts.submissionId, Number(submissionId))),
-    ).toHaveLength(1);
+    expect(await rowsWhere(h.db, contacts.submissionId, Number(submissionId))).toHaveLength(1);
   });
 
   it('records only, in one succeeded audit, for an engagement without a record system (no site chosen)', async () => {

@@ -9,6 +9,7 @@ import { createApiClient } from '@core/api/client';
 import { surveyExportsApi } from '@core/api/surveyExports';
 import { createHarness, doc, json, type Harness } from '../harness';
 import { resourceCalls } from '../resourceCalls';
+import { postEngagement, postSponsor, sponsorUserToken } from '../staffRecords';
 
 let h: Harness;
 let admin: string;
@@ -65,20 +66,11 @@ const missing = async (formId: string) => {
 beforeAll(async () => {
   h = await createHarness();
   admin = await h.token();
-  const sponsor = async (name: string, identification: string) =>
-    (await json(await h.request('POST', '/api/sponsors', { token: admin, body: doc('sponsors', { name, identification }) }))).data.id as string;
-  const engagement = async (sponsorId: string, name: string, identification: string) =>
-    (
-      await json(
-        await h.request('POST', '/api/engagements', { token: admin, body: doc('engagements', { sponsorId: Number(sponsorId), name, identification }) }),
-      )
-    ).data.id as string;
-  const mine = await sponsor('Export Sponsor', 'EXS');
-  const other = await sponsor('Other Export Sponsor', 'OXS');
-  engagementId = await engagement(mine, 'Export study', 'EXS1');
-  otherEngagementId = await engagement(other, 'Other export study', 'OXS1');
-  await h.createUser({ username: 'export-user', roles: ['User'], sponsorIds: [Number(mine)] });
-  userToken = await h.token('export-user', 'a-good-password');
+  const mine = await postSponsor(h, admin, 'Export Sponsor', 'EXS');
+  const other = await postSponsor(h, admin, 'Other Export Sponsor', 'OXS');
+  engagementId = await postEngagement(h, admin, mine, 'Export study', 'EXS1');
+  otherEngagementId = await postEngagement(h, admin, other, 'Other export study', 'OXS1');
+  userToken = await sponsorUserToken(h, 'export-user', mine);
   const langs = await h.db.select().from(languages);
   englishId = String(langs.find((l) => l.isoCode === 'en')!.id);
   spanishId = String(langs.find((l) => l.isoCode === 'es')!.id);

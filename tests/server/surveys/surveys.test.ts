@@ -7,6 +7,9 @@ import { ALREADY_APPROVED, APPROVED_IMMUTABLE, TRANSITION_PAGE_INVALID, TRANSITI
 import { FIELD_TYPES } from '@core/model/survey';
 import { createHarness, json, type Harness } from '../harness';
 import { resourceCalls } from '../resourceCalls';
+import { rowsWhere } from '../rowsWhere';
+import { rowWithId } from '../../../server/db/rows';
+import { postEngagement, postSponsor, sponsorUserToken } from '../staffRecords';
 
 let h: Harness;
 let admin: string;
@@ -79,23 +82,11 @@ const rowCount = async (table: typeof oForms | typeof oFormContainers | typeof o
 beforeAll(async () => {
   h = await createHarness();
   admin = await h.token();
-  const sponsor = async (name: string, identification: string) => {
-    const res = await h.request('POST', '/api/sponsors', { token: admin, body: { data: { type: 'sponsors', attributes: { name, identification } } } });
-    return (await json(res)).data.id as string;
-  };
-  const engagement = async (sponsorId: string, name: string, identification: string) => {
-    const res = await h.request('POST', '/api/engagements', {
-      token: admin,
-      body: { data: { type: 'engagements', attributes: { sponsorId: Number(sponsorId), name, identification } } },
-    });
-    return (await json(res)).data.id as string;
-  };
-  const mine = await sponsor('OForm Sponsor', 'OFS');
-  const other = await sponsor('Other OForm Sponsor', 'OOF');
-  engagementId = await engagement(mine, 'OForm study', 'OFS1');
-  otherEngagementId = await engagement(other, 'Other OForm study', 'OOF1');
-  await h.createUser({ username: 'oform-user', roles: ['User'], sponsorIds: [Number(mine)] });
-  userToken = await h.token('oform-user', 'a-good-password');
+  const mine = await postSponsor(h, admin, 'OForm Sponsor', 'OFS');
+  const other = await postSponsor(h, admin, 'Other OForm Sponsor', 'OOF');
+  engagementId = await postEngagement(h, admin, mine, 'OForm study', 'OFS1');
+  otherEngagementId = await postEngagement(h, admin, other, 'Other OForm study', 'OOF1');
+  userToken = await sponsorUserToken(h, 'oform-user', mine);
 });
 afterAll(async () => {
   await h.close();
@@ -137,12 +128,7 @@ describe('surveys', () => {
 
     expect((await del('o-forms', form.id)).status).toBe(204);
     expect((await h.request('GET', `/api/o-forms/o-forms/${form.id}`, { token: admin })).status).toBe(404);
-    expect(
-      await h.db
-        .select()
-        .from(oFormContainers)
-        .where(eq(oFormContainers.oFormId, Number(form.id))),
-    ).toHaveLength(0);
+    expect(await rowsWhere(h.db, oFormContainers.oFormId, Number(form.id))).toHaveLength(0);
   });
 
   it('rejects bad input with JSON:API errors and writes nothing', async () => {
@@ -313,10 +299,7 @@ describe('questions', () => {
     expect(pointers(duplicate.body)).toEqual(['/data/attributes/configuration/options/1/value']);
     const toText = await patch('o-form-fields', ok.body.data.id, { oFormFieldTypeId: 'text' });
     expect(toText.res.status).toBe(422);
-    const [row] = await h.db
-      .select()
-      .from(oFormFields)
-      .where(eq(oFormFields.id, Number(ok.body.data.id)));
+    const row = await rowWithId(h.db.select().from(oFormFields), oFormFields.id, Number(ok.body.data.id));
     expect(row?.type).toBe('single');
     expect((row?.configuration as { options: { value: string }[] }).options.map((o) => o.value)).toEqual(['a', 'b']);
   });
@@ -502,10 +485,7 @@ describe('sponsor scope', () => {
     expect((await post('o-form-fields', 'o-form-fields', { containerId: Number(otherPage.id) }, userToken)).res.status).toBe(422);
     expect((await post('o-form-copy', 'o-form-copy', { copy_identity: other.attributes.identity }, userToken)).res.status).toBe(422);
     expect((await post('o-forms', 'o-forms', { title: 'No', engagementId: Number(otherEngagementId) }, userToken)).res.status).toBe(422);
-    const [row] = await h.db
-      .select()
-      .from(oForms)
-      .where(eq(oForms.id, Number(other.id)));
+    const row = await rowWithId(h.db.select().from(oForms), oForms.id, Number(other.id));
     expect(row).toMatchObject({ title: 'Scoped other', isApproved: false });
     // Their own survey they may author.
     expect((await post('o-form-containers', 'o-form-containers', { oFormId: Number(mine.id) }, userToken)).res.status).toBe(201);

@@ -4,18 +4,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../harness';
 import { staleBundles } from '../../../server/bundles';
+import { builtDist } from '../../support/builtDist';
 
 let h: Harness;
 let dist: string;
 
 beforeAll(async () => {
-  // A stand-in for `npm run build`'s output: the server only reads files from DIST_DIR.
-  dist = fs.mkdtempSync(path.join(os.tmpdir(), 'dist-'));
-  fs.mkdirSync(path.join(dist, 'admin', 'assets'), { recursive: true });
-  fs.mkdirSync(path.join(dist, 'widget'), { recursive: true });
-  fs.writeFileSync(path.join(dist, 'admin', 'index.html'), '<!doctype html><div id="root"></div>');
-  fs.writeFileSync(path.join(dist, 'admin', 'assets', 'main-abc123.js'), 'console.log(1)');
-  fs.writeFileSync(path.join(dist, 'widget', 'widget.js'), '(()=>{})()');
+  dist = builtDist({ 'admin/assets/main-abc123.js': 'console.log(1)' });
   fs.writeFileSync(path.join(os.tmpdir(), 'secret.txt'), 'secret');
   h = await createHarness({ DIST_DIR: dist });
 });
