@@ -4,12 +4,9 @@
  */
 import * as v from 'valibot';
 import { message } from '../validation/messages';
-import { parseDateText } from '../validation/rules';
+import { isIsoDate } from '../validation/isoDate';
 
 export const DATE_MESSAGE = 'Must be a date (yyyy-mm-dd).';
-
-/** A calendar date as the API speaks it: yyyy-mm-dd, a real day after the year 1000. */
-export const isIsoDate = (value: string): boolean => /^\d{4}-\d{2}-\d{2}$/.test(value) && parseDateText(value, { utc: true }) !== null;
 
 /** An optional date: absent, null, '' (becomes null) or yyyy-mm-dd. */
 export const optionalDate = () =>

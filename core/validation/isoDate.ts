@@ -28,4 +28,5 @@ export function parseIsoDate(value: string): CalendarDate | null {
   return match ? calendarDay(Number(match[1]), Number(match[2]), Number(match[3])) : null;
 }
 
+/** A calendar date as the API speaks it: yyyy-mm-dd (blanks around it ignored), a real day after MIN_DATE_YEAR. */
 export const isIsoDate = (value: string): boolean => parseIsoDate(value) !== null;
