@@ -16,10 +16,11 @@ import {
 } from '@core/model/screenerSurvey';
 import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
-import { invalid, notFound } from '../http/errors';
-import { parseId, parseListQuery } from '../http/query';
+import { requireParent } from '../http/body';
+import { notFound } from '../http/errors';
+import { parseId } from '../http/query';
 import { memberRead } from '../http/memberRead';
-import { answerList } from '../http/listAnswer';
+import { answerRows } from '../http/listAnswer';
 import { sendDocument, toResource } from '../http/serialize';
 import { editableScreener, findScreener } from './access';
 import {
@@ -49,13 +50,9 @@ export function screenerSurveysRoutes(deps: Deps) {
     defaultLimit: 100,
     filters: SCREENER_SURVEY_FILTERS,
   };
-  app.get('/', describe({ summary: "List a screener's surveys", list: listSpec, answer: { list: SCREENER_SURVEY } }), async (c) => {
-    const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    return answerList(c, q, async (window) => {
-      const { rows, total } = await screenerSurveyLinkPage(db, c.get('user'), { ...q, ...window });
-      return { data: rows.map(screenerSurveyResource), total };
-    });
-  });
+  app.get('/', describe({ summary: "List a screener's surveys", list: listSpec, answer: { list: SCREENER_SURVEY } }), (c) =>
+    answerRows(c, listSpec, (q) => screenerSurveyLinkPage(db, c.get('user'), q), screenerSurveyResource),
+  );
 
   /** The screener's flow between its surveys (domain/screenerSurveyLinks.ts). */
   app.get(
@@ -76,11 +73,11 @@ export function screenerSurveysRoutes(deps: Deps) {
     }),
     canEdit,
     async (c) => {
+      const user = c.get('user');
       const { attributes } = await c.var.body.read();
-      const screener = await findScreener(db, attributes.screenerId, c.get('user'));
-      if (!screener) throw invalid([{ pointer: '/data/attributes/screenerId', detail: chooseFromList('a screener') }]);
-      await editableScreener(db, screener.id, c.get('user'));
-      return sendLink(c, await addScreenerSurvey(db, screener, attributes, c.get('user')), 201);
+      const screener = await requireParent(findScreener(db, attributes.screenerId, user), 'screenerId', chooseFromList('a screener'));
+      await editableScreener(db, screener.id, user);
+      return sendLink(c, await addScreenerSurvey(db, screener, attributes, user), 201);
     },
   );
 
