@@ -6,13 +6,14 @@
  * sponsor's setting or option answers 404.
  */
 import { Hono } from 'hono';
+import type { InferOutput } from 'valibot';
 import { ENGAGEMENT_OPTION, ENGAGEMENT_OPTION_TYPE, EngagementOptionInput, EngagementOptionPatch, EngagementOptionsReplace } from '@core/model/legacySurvey';
 import type { AppEnv, Deps } from '../context';
 import { authenticate } from '../auth/guards';
-import { requireParent } from '../http/body';
 import { parseId } from '../http/query';
 import { answerRows } from '../http/listAnswer';
-import { sendList, sendResource, modelResource } from '../http/serialize';
+import { createUnder, rowMember, updateAtPath } from '../http/memberWrites';
+import { sendList, modelResource } from '../http/serialize';
 import {
   createEngagementOption,
   engagementOptionListSpec,
@@ -34,6 +35,7 @@ export function engagementOptionsRoutes(deps: Deps) {
   const { db } = deps;
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
+  const engagementOption = rowMember('engagement option', (id, user) => findEngagementOption(db, id, user), serializeEngagementOption);
 
   app.get('/', describe({ summary: 'List option engagements', list: engagementOptionListSpec, answer: { list: ENGAGEMENT_OPTION } }), (c) =>
     answerRows(c, engagementOptionListSpec, (q) => listEngagementOptions(db, c.get('user'), q), serializeEngagementOption),
@@ -46,12 +48,11 @@ export function engagementOptionsRoutes(deps: Deps) {
       body: { resource: ENGAGEMENT_OPTION_TYPE, attributes: EngagementOptionInput },
       answer: { resource: ENGAGEMENT_OPTION, status: 201 },
     }),
-    async (c) => {
-      const user = c.get('user');
-      const { attributes } = await c.var.body.read();
-      const context = await requireParent(findOption(db, attributes.optionId, user), 'optionId', UNKNOWN_OPTION);
-      return sendResource(c, serializeEngagementOption(await createEngagementOption(db, context, user, attributes)), 201);
-    },
+    createUnder(
+      engagementOption,
+      { key: 'optionId', find: (id, user) => findOption(db, id, user), unknown: UNKNOWN_OPTION },
+      async (context, attributes: InferOutput<typeof EngagementOptionInput>, user) => (await createEngagementOption(db, context, user, attributes)).id,
+    ),
   );
 
   app.patch(
@@ -61,14 +62,7 @@ export function engagementOptionsRoutes(deps: Deps) {
       body: { resource: ENGAGEMENT_OPTION_TYPE, attributes: EngagementOptionPatch },
       answer: { resource: ENGAGEMENT_OPTION },
     }),
-    async (c) => {
-      const user = c.get('user');
-      const existing = await orNotFound(findEngagementOption(db, parseId(c.req.param('id')), user), 'engagement option');
-      const id = existing.id;
-      const { attributes } = await c.var.body.read({ id });
-      await updateEngagementOption(db, id, attributes);
-      return sendResource(c, serializeEngagementOption(await orNotFound(findEngagementOption(db, id, user), 'engagement option')));
-    },
+    updateAtPath(engagementOption, (existing, attributes: InferOutput<typeof EngagementOptionPatch>) => updateEngagementOption(db, existing.id, attributes)),
   );
 
   return app;

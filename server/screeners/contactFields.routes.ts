@@ -15,12 +15,15 @@ import {
 import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { idParam } from '../http/params';
-import { parseId, parseListQuery } from '../http/query';
-import { answerList } from '../http/listAnswer';
+import { parseId } from '../http/query';
+import { answerRows } from '../http/listAnswer';
 import { sendList, toResource } from '../http/serialize';
 import { contactFieldLinkPage, setScreenerContactFields } from './contactFields';
 import { editableScreener } from './access';
 import { describe } from '../openapi/describe';
+
+const contactFieldScreenerResource = ({ id, ...attributes }: { id: number } & Record<string, unknown>) =>
+  toResource(CONTACT_FIELD_SCREENER_TYPE, id, attributes);
 
 export function contactFieldsScreenersRoutes(deps: Deps) {
   const { db } = deps;
@@ -34,13 +37,9 @@ export function contactFieldsScreenersRoutes(deps: Deps) {
     defaultLimit: CONTACT_FIELD_SCREENER_LIMIT,
     filters: { screenerId: idParam('screener') },
   };
-  app.get('/', describe({ summary: "List a screener's contact fields", list: listSpec, answer: { list: CONTACT_FIELD_SCREENER } }), async (c) => {
-    const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    return answerList(c, q, async (window) => {
-      const { rows, total } = await contactFieldLinkPage(db, c.get('user'), q.filters.screenerId, { ...q, ...window });
-      return { data: rows.map(({ id, ...attributes }) => toResource(CONTACT_FIELD_SCREENER_TYPE, id, attributes)), total };
-    });
-  });
+  app.get('/', describe({ summary: "List a screener's contact fields", list: listSpec, answer: { list: CONTACT_FIELD_SCREENER } }), (c) =>
+    answerRows(c, listSpec, (q) => contactFieldLinkPage(db, c.get('user'), q.filters.screenerId, q), contactFieldScreenerResource),
+  );
 
   /** Replaces a screener's contact fields and their weights in one transaction. */
   app.post(
@@ -57,7 +56,7 @@ export function contactFieldsScreenersRoutes(deps: Deps) {
       const rows = await setScreenerContactFields(db, screener.id, attributes.contactFieldScreeners);
       return sendList(
         c,
-        rows.map(({ id, ...a }) => toResource(CONTACT_FIELD_SCREENER_TYPE, id, a)),
+        rows.map((row) => contactFieldScreenerResource(row)),
         { total: rows.length, page: 1, limit: CONTACT_FIELD_SCREENER_LIMIT },
       );
     },

@@ -46,7 +46,7 @@ import { notFound } from '../http/errors';
 import { parseId, parseListQuery, type ListSpec } from '../http/query';
 import { rowAtPath } from '../http/pathRow';
 import { memberRead } from '../http/memberRead';
-import { answerList } from '../http/listAnswer';
+import { answerList, answerRows } from '../http/listAnswer';
 import { sendList, sendResource, toResource, modelResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 
@@ -110,13 +110,14 @@ export function screenersRoutes(deps: Deps) {
     defaultLimit: 1000,
     filters: SCREENER_LANGUAGE_FILTERS,
   };
-  app.get('/languages-screeners', describe({ summary: "List a screener's languages", list: languagesSpec, answer: { list: SCREENER_LANGUAGE } }), async (c) => {
-    const q = parseListQuery(new URL(c.req.url).searchParams, languagesSpec);
-    return answerList(c, q, async (window) => {
-      const { rows, total } = await screenerLanguagePage(db, c.get('user'), { ...q, ...window });
-      return { data: rows.map((r) => toResource(SCREENER_LANGUAGE_TYPE, `${r.screenerId}_${r.languageId}`, r satisfies Omit<ScreenerLanguage, 'id'>)), total };
-    });
-  });
+  app.get('/languages-screeners', describe({ summary: "List a screener's languages", list: languagesSpec, answer: { list: SCREENER_LANGUAGE } }), (c) =>
+    answerRows(
+      c,
+      languagesSpec,
+      (q) => screenerLanguagePage(db, c.get('user'), q),
+      (r) => toResource(SCREENER_LANGUAGE_TYPE, `${r.screenerId}_${r.languageId}`, r satisfies Omit<ScreenerLanguage, 'id'>),
+    ),
+  );
 
   app.get(
     '/:id',

@@ -3,7 +3,8 @@
  * scope; added (or copied into the screener), changed and removed by Admin or Super User while
  * the screener is unlocked (domain/screenerSurveyLinks.ts).
  */
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
+import type * as v from 'valibot';
 import {
   SCREENER_FLOW,
   SCREENER_FLOW_TYPE,
@@ -14,13 +15,12 @@ import {
   ScreenerSurveyInput,
   ScreenerSurveyPatch,
 } from '@core/model/screenerSurvey';
-import type { AppEnv, Deps } from '../context';
+import type { AppEnv, AuthUser, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
-import { invalid, notFound } from '../http/errors';
-import { parseId, parseListQuery } from '../http/query';
 import { memberRead } from '../http/memberRead';
-import { answerList } from '../http/listAnswer';
-import { sendDocument, toResource } from '../http/serialize';
+import { answerRows } from '../http/listAnswer';
+import { createUnder, deleteAtPath, updateAtPath } from '../http/memberWrites';
+import { toResource } from '../http/serialize';
 import { editableScreener, findScreener } from './access';
 import {
   SCREENER_SURVEY_FILTERS,
@@ -41,6 +41,14 @@ export function screenerSurveysRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   const canEdit = requireRole(...STAFF_ADMIN_ROLES);
   app.use('*', authenticate(deps));
+  const link = {
+    what: 'screener survey',
+    find: (id: number, user: AuthUser) => editableScreenerSurveyLink(db, id, user),
+    read: async (id: number) => {
+      const data = await readScreenerSurveyLink(db, id);
+      return data ? { data } : null;
+    },
+  };
 
   const listSpec = {
     type: SCREENER_SURVEY_TYPE,
@@ -49,13 +57,9 @@ export function screenerSurveysRoutes(deps: Deps) {
     defaultLimit: 100,
     filters: SCREENER_SURVEY_FILTERS,
   };
-  app.get('/', describe({ summary: "List a screener's surveys", list: listSpec, answer: { list: SCREENER_SURVEY } }), async (c) => {
-    const q = parseListQuery(new URL(c.req.url).searchParams, listSpec);
-    return answerList(c, q, async (window) => {
-      const { rows, total } = await screenerSurveyLinkPage(db, c.get('user'), { ...q, ...window });
-      return { data: rows.map(screenerSurveyResource), total };
-    });
-  });
+  app.get('/', describe({ summary: "List a screener's surveys", list: listSpec, answer: { list: SCREENER_SURVEY } }), (c) =>
+    answerRows(c, listSpec, (q) => screenerSurveyLinkPage(db, c.get('user'), q), screenerSurveyResource),
+  );
 
   /** The screener's flow between its surveys (domain/screenerSurveyLinks.ts). */
   app.get(
@@ -75,22 +79,15 @@ export function screenerSurveysRoutes(deps: Deps) {
       answer: { resource: SCREENER_SURVEY, status: 201 },
     }),
     canEdit,
-    async (c) => {
-      const { attributes } = await c.var.body.read();
-      const screener = await findScreener(db, attributes.screenerId, c.get('user'));
-      if (!screener) throw invalid([{ pointer: '/data/attributes/screenerId', detail: chooseFromList('a screener') }]);
-      await editableScreener(db, screener.id, c.get('user'));
-      return sendLink(c, await addScreenerSurvey(db, screener, attributes, c.get('user')), 201);
-    },
+    createUnder(
+      link,
+      { key: 'screenerId', find: (id, user) => findScreener(db, id, user), unknown: chooseFromList('a screener') },
+      async (screener, attributes: v.InferOutput<typeof ScreenerSurveyInput>, user) => {
+        await editableScreener(db, screener.id, user);
+        return addScreenerSurvey(db, screener, attributes, user);
+      },
+    ),
   );
-
-  const sendLink = async <E extends AppEnv>(c: Context<E>, id: number, status: 200 | 201 = 200) => {
-    const link = await readScreenerSurveyLink(db, id);
-    if (!link) throw notFound('screener survey');
-    return sendDocument(c, { data: link }, status);
-  };
-
-  const editableLink = <E extends AppEnv>(c: Context<E>) => editableScreenerSurveyLink(db, parseId(c.req.param('id')), c.get('user'));
 
   app.patch(
     '/:id',
@@ -100,20 +97,15 @@ export function screenerSurveysRoutes(deps: Deps) {
       answer: { resource: SCREENER_SURVEY },
     }),
     canEdit,
-    async (c) => {
-      const link = await editableLink(c);
-      const { attributes } = await c.var.body.read({ id: link.id });
-      const row = await updateScreenerSurveyLink(db, link, attributes);
-      if (!row) throw notFound('screener survey');
-      return sendLink(c, row.id);
-    },
+    updateAtPath(link, (found, attributes: v.InferOutput<typeof ScreenerSurveyPatch>) => updateScreenerSurveyLink(db, found, attributes)),
   );
 
-  app.delete('/:id', describe({ summary: 'Remove a survey from a screener', answer: { empty: true } }), canEdit, async (c) => {
-    const link = await editableLink(c);
-    await removeScreenerSurveyLink(db, link.id);
-    return c.body(null, 204);
-  });
+  app.delete(
+    '/:id',
+    describe({ summary: 'Remove a survey from a screener', answer: { empty: true } }),
+    canEdit,
+    deleteAtPath(link, (found) => removeScreenerSurveyLink(db, found.id)),
+  );
 
   return app;
 }

@@ -3,6 +3,7 @@
  * the version is not approved. The defaults they replace are DEFAULT_SURVEY_MESSAGES (core/model/surveyMessage.ts).
  */
 import type { Hono } from 'hono';
+import type * as v from 'valibot';
 import {
   OFORM_MESSAGE,
   OFORM_MESSAGE_TYPE,
@@ -11,12 +12,12 @@ import {
   type SurveyMessage,
   type SurveyMessageType,
 } from '@core/model/surveyMessage';
-import type { AppEnv } from '../context';
+import type { AppEnv, AuthUser } from '../context';
 import type { Db } from '../db/open';
-import { invalid, notFound } from '../http/errors';
-import { parseId, type ListSpec } from '../http/query';
+import { createUnder, rowMember, updateAtPath } from '../http/memberWrites';
+import type { ListSpec } from '../http/query';
 import { answerRows } from '../http/listAnswer';
-import { sendResource, modelResource } from '../http/serialize';
+import { modelResource } from '../http/serialize';
 import { findForm } from './versions';
 import {
   VERSION_MESSAGE_FILTERS,
@@ -50,7 +51,20 @@ const toMessage = (row: Row): SurveyMessage => ({
 });
 const serialize = (row: Row) => modelResource(OFORM_MESSAGE_TYPE, toMessage(row));
 
+/** A message with its version, when the user may reach the version. */
+async function findMessage(db: Db, id: number, user: AuthUser) {
+  const existing = await findVersionMessage(db, id);
+  const form = existing && (await findForm(db, existing.oFormVersionId, user));
+  return existing && form ? { existing, form } : undefined;
+}
+
 export function oFormMessagesRoutes(app: Hono<AppEnv>, db: Db) {
+  const message = rowMember(
+    'survey message',
+    (id, user) => findMessage(db, id, user),
+    ({ existing }) => serialize(existing),
+  );
+
   app.get('/o-form-messages', describe({ summary: 'List survey messages', list: listSpec, answer: { list: OFORM_MESSAGE } }), (c) =>
     answerRows(c, listSpec, (q) => versionMessagePage(db, c.get('user'), q), serialize),
   );
@@ -62,14 +76,11 @@ export function oFormMessagesRoutes(app: Hono<AppEnv>, db: Db) {
       body: { resource: OFORM_MESSAGE_TYPE, attributes: SurveyMessageInput },
       answer: { resource: OFORM_MESSAGE, status: 201 },
     }),
-    async (c) => {
-      const user = c.get('user');
-      const { attributes } = await c.var.body.read();
-      const form = await findForm(db, attributes.oFormVersionId, user);
-      if (!form) throw invalid([{ pointer: '/data/attributes/oFormVersionId', detail: UNKNOWN_VERSION }]);
-      const row = await addVersionMessage(db, form, attributes);
-      return sendResource(c, serialize(row), 201);
-    },
+    createUnder(
+      message,
+      { key: 'oFormVersionId', find: (id, user) => findForm(db, id, user), unknown: UNKNOWN_VERSION },
+      async (form, attributes: v.InferOutput<typeof SurveyMessageInput>) => (await addVersionMessage(db, form, attributes)).id,
+    ),
   );
 
   app.patch(
@@ -79,16 +90,8 @@ export function oFormMessagesRoutes(app: Hono<AppEnv>, db: Db) {
       body: { resource: OFORM_MESSAGE_TYPE, attributes: SurveyMessagePatch },
       answer: { resource: OFORM_MESSAGE },
     }),
-    async (c) => {
-      const user = c.get('user');
-      const id = parseId(c.req.param('id'));
-      const existing = await findVersionMessage(db, id);
-      const form = existing ? await findForm(db, existing.oFormVersionId, user) : undefined;
-      if (!existing || !form || id === null) throw notFound('survey message');
-      const { attributes } = await c.var.body.read({ id });
-      const row = await updateVersionMessage(db, form.id, id, attributes.message);
-      if (!row) throw notFound('survey message');
-      return sendResource(c, serialize(row));
-    },
+    updateAtPath(message, ({ existing, form }, attributes: v.InferOutput<typeof SurveyMessagePatch>) =>
+      updateVersionMessage(db, form.id, existing.id, attributes.message),
+    ),
   );
 }

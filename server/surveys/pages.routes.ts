@@ -4,7 +4,8 @@
  * server/surveys/pages.ts's. Scope: the surveys' (another sponsor's page answers 404); a page of
  * an approved version never changes (409).
  */
-import type { Context, Hono } from 'hono';
+import type { Hono } from 'hono';
+import type * as v from 'valibot';
 import { ContainerInput, ContainerPatch, OFORM_CONTAINER, OFORM_CONTAINER_TYPE } from '@core/model/surveyDoc';
 import type { AppEnv, AuthUser } from '../context';
 import type { Db } from '../db/open';
@@ -12,11 +13,8 @@ import { createContainer, deleteContainer, findContainer, updateContainer } from
 import { containerResource, fieldResource, toField } from './serialize';
 import { loadStructure } from './structure';
 import { findForm } from './versions';
-import { requireParent } from '../http/body';
-import { notFound } from '../http/errors';
-import { rowAtPath } from '../http/pathRow';
-import { memberRead, type MemberDocument } from '../http/memberRead';
-import { sendResource } from '../http/serialize';
+import { memberRead, type MemberDocument, type MemberQuery } from '../http/memberRead';
+import { createUnder, deleteAtPath, updateAtPath } from '../http/memberWrites';
 import { describe } from '../openapi/describe';
 import { chooseFromList } from '@core/validation/chooseFromList';
 
@@ -31,17 +29,17 @@ async function readContainer(db: Db, id: number, user: AuthUser): Promise<Member
   return { data: containerResource(context.container, context.form, structure, true), included: fields };
 }
 
-async function sendContainer(c: Context, db: Db, id: number, user: AuthUser, status: 200 | 201 = 200) {
-  const doc = await readContainer(db, id, user);
-  if (!doc) throw notFound('page');
-  return sendResource(c, doc.data, status, doc.included);
-}
-
 export function oFormContainersRoutes(app: Hono<AppEnv>, db: Db) {
+  const page = {
+    what: 'page',
+    find: (id: number, user: AuthUser) => findContainer(db, id, user),
+    read: (id: number, _q: MemberQuery, user: AuthUser) => readContainer(db, id, user),
+  };
+
   app.get(
     '/o-form-containers/:id',
     describe({ summary: 'Read a survey page (its questions included)', answer: { resource: OFORM_CONTAINER } }),
-    memberRead(null, 'page', (id, _q, user) => readContainer(db, id, user)),
+    memberRead(null, page.what, page.read),
   );
 
   app.post(
@@ -51,30 +49,22 @@ export function oFormContainersRoutes(app: Hono<AppEnv>, db: Db) {
       body: { resource: OFORM_CONTAINER_TYPE, attributes: ContainerInput },
       answer: { resource: OFORM_CONTAINER, status: 201 },
     }),
-    async (c) => {
-      const user = c.get('user');
-      const { attributes } = await c.var.body.read();
-      const form = await requireParent(findForm(db, attributes.oFormId, user), 'oFormId', UNKNOWN_VERSION);
-      const id = await createContainer(db, form, attributes);
-      return sendContainer(c, db, id, user, 201);
-    },
+    createUnder(
+      page,
+      { key: 'oFormId', find: (id, user) => findForm(db, id, user), unknown: UNKNOWN_VERSION },
+      (form, attributes: v.InferOutput<typeof ContainerInput>) => createContainer(db, form, attributes),
+    ),
   );
 
   app.patch(
     '/o-form-containers/:id',
     describe({ summary: 'Update a survey page', body: { resource: OFORM_CONTAINER_TYPE, attributes: ContainerPatch }, answer: { resource: OFORM_CONTAINER } }),
-    async (c) => {
-      const user = c.get('user');
-      const { id, row: context } = await rowAtPath(c, 'page', (id) => findContainer(db, id, user));
-      const { attributes } = await c.var.body.read({ id });
-      await updateContainer(db, context, attributes);
-      return sendContainer(c, db, id, user);
-    },
+    updateAtPath(page, (context, attributes: v.InferOutput<typeof ContainerPatch>) => updateContainer(db, context, attributes)),
   );
 
-  app.delete('/o-form-containers/:id', describe({ summary: 'Delete a survey page', answer: { empty: true } }), async (c) => {
-    const { row: context } = await rowAtPath(c, 'page', (id) => findContainer(db, id, c.get('user')));
-    await deleteContainer(db, context);
-    return c.body(null, 204);
-  });
+  app.delete(
+    '/o-form-containers/:id',
+    describe({ summary: 'Delete a survey page', answer: { empty: true } }),
+    deleteAtPath(page, (context) => deleteContainer(db, context)),
+  );
 }

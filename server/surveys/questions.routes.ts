@@ -4,7 +4,8 @@
  * (core/model/survey.ts `fieldConfiguration(type)`). Scope: the surveys' (another sponsor's
  * question answers 404); a question of an approved version never changes (409).
  */
-import type { Context, Hono } from 'hono';
+import type { Hono } from 'hono';
+import type * as v from 'valibot';
 import { FieldInput, FieldPatch, OFORM_FIELD, OFORM_FIELD_TYPE } from '@core/model/surveyDoc';
 import type { AppEnv, AuthUser } from '../context';
 import type { Db } from '../db/open';
@@ -12,11 +13,8 @@ import { findContainer } from './pages';
 import { createQuestion, deleteQuestion, findField, updateQuestion } from './questions';
 import { fieldResource, toField } from './serialize';
 import { loadStructure } from './structure';
-import { requireParent } from '../http/body';
-import { notFound } from '../http/errors';
-import { rowAtPath } from '../http/pathRow';
-import { memberRead, type MemberDocument } from '../http/memberRead';
-import { sendResource } from '../http/serialize';
+import { memberRead, type MemberDocument, type MemberQuery } from '../http/memberRead';
+import { createUnder, deleteAtPath, updateAtPath } from '../http/memberWrites';
 import { describe } from '../openapi/describe';
 import { chooseFromList } from '@core/validation/chooseFromList';
 
@@ -30,13 +28,13 @@ async function readField(db: Db, id: number, user: AuthUser): Promise<MemberDocu
   return structure && field ? { data: fieldResource(toField(field, structure), true) } : null;
 }
 
-async function sendField(c: Context, db: Db, id: number, user: AuthUser, status: 200 | 201 = 200) {
-  const doc = await readField(db, id, user);
-  if (!doc) throw notFound('question');
-  return sendResource(c, doc.data, status);
-}
-
 export function oFormFieldsRoutes(app: Hono<AppEnv>, db: Db) {
+  const question = {
+    what: 'question',
+    find: (id: number, user: AuthUser) => findField(db, id, user),
+    read: (id: number, _q: MemberQuery, user: AuthUser) => readField(db, id, user),
+  };
+
   app.post(
     '/o-form-fields',
     describe({
@@ -44,36 +42,28 @@ export function oFormFieldsRoutes(app: Hono<AppEnv>, db: Db) {
       body: { resource: OFORM_FIELD_TYPE, attributes: FieldInput },
       answer: { resource: OFORM_FIELD, status: 201 },
     }),
-    async (c) => {
-      const user = c.get('user');
-      const { attributes } = await c.var.body.read();
-      const context = await requireParent(findContainer(db, attributes.containerId, user), 'containerId', UNKNOWN_CONTAINER);
-      const id = await createQuestion(db, user, context, attributes);
-      return sendField(c, db, id, user, 201);
-    },
+    createUnder(
+      question,
+      { key: 'containerId', find: (id, user) => findContainer(db, id, user), unknown: UNKNOWN_CONTAINER },
+      (context, attributes: v.InferOutput<typeof FieldInput>, user) => createQuestion(db, user, context, attributes),
+    ),
   );
 
   app.get(
     '/o-form-fields/:id',
     describe({ summary: 'Read a survey question', answer: { resource: OFORM_FIELD } }),
-    memberRead(null, 'question', (id, _q, user) => readField(db, id, user)),
+    memberRead(null, question.what, question.read),
   );
 
   app.patch(
     '/o-form-fields/:id',
     describe({ summary: 'Update a survey question', body: { resource: OFORM_FIELD_TYPE, attributes: FieldPatch }, answer: { resource: OFORM_FIELD } }),
-    async (c) => {
-      const user = c.get('user');
-      const { id, row: context } = await rowAtPath(c, 'question', (id) => findField(db, id, user));
-      const { attributes } = await c.var.body.read({ id });
-      await updateQuestion(db, user, context, attributes);
-      return sendField(c, db, id, user);
-    },
+    updateAtPath(question, (context, attributes: v.InferOutput<typeof FieldPatch>, user) => updateQuestion(db, user, context, attributes)),
   );
 
-  app.delete('/o-form-fields/:id', describe({ summary: 'Delete a survey question', answer: { empty: true } }), async (c) => {
-    const { row: context } = await rowAtPath(c, 'question', (id) => findField(db, id, c.get('user')));
-    await deleteQuestion(db, context);
-    return c.body(null, 204);
-  });
+  app.delete(
+    '/o-form-fields/:id',
+    describe({ summary: 'Delete a survey question', answer: { empty: true } }),
+    deleteAtPath(question, (context) => deleteQuestion(db, context)),
+  );
 }

@@ -4,15 +4,15 @@
  * stops being the approved one. Scope: the surveys' (another sponsor's version answers 404).
  */
 import type { Hono } from 'hono';
+import type * as v from 'valibot';
 import { OFORM_VERSION, OFORM_VERSION_TYPE, VersionApprovalPatch } from '@core/model/surveyDoc';
 import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
 import { approveVersion } from './approval';
 import { findForm, type FormRow } from './versions';
-import { notFound } from '../http/errors';
-import { rowAtPath } from '../http/pathRow';
-import { memberRead, rowReader } from '../http/memberRead';
-import { sendResource, toResource } from '../http/serialize';
+import { memberRead } from '../http/memberRead';
+import { rowMember, updateAtPath } from '../http/memberWrites';
+import { toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 
 const versionResource = (row: Pick<FormRow, 'id' | 'identity' | 'version' | 'isApproved' | 'approvedAt'>) =>
@@ -24,15 +24,13 @@ const versionResource = (row: Pick<FormRow, 'id' | 'identity' | 'version' | 'isA
   });
 
 export function oFormVersionsRoutes(app: Hono<AppEnv>, db: Db) {
+  const version = rowMember('survey version', (id, user) => findForm(db, id, user), versionResource);
+
   /** A version's approval state (what PATCH changes; the audit trail reads it as the old values). */
   app.get(
     '/o-form-versions/:id',
     describe({ summary: "Read a survey version's approval state", answer: { resource: OFORM_VERSION } }),
-    memberRead(
-      null,
-      'survey version',
-      rowReader((id, user) => findForm(db, id, user), versionResource),
-    ),
+    memberRead(null, version.what, version.read),
   );
 
   /** Approves a version once; the identity's previously approved version stops being the approved one. */
@@ -43,14 +41,8 @@ export function oFormVersionsRoutes(app: Hono<AppEnv>, db: Db) {
       body: { resource: OFORM_VERSION_TYPE, attributes: VersionApprovalPatch },
       answer: { resource: OFORM_VERSION },
     }),
-    async (c) => {
-      const user = c.get('user');
-      const { id, row: existing } = await rowAtPath(c, 'survey version', (id) => findForm(db, id, user));
-      await c.var.body.read({ id });
-      await approveVersion(db, { id, identity: existing.identity }, user.id);
-      const row = await findForm(db, id, user);
-      if (!row) throw notFound('survey version');
-      return sendResource(c, versionResource(row));
-    },
+    updateAtPath(version, (existing, _attributes: v.InferOutput<typeof VersionApprovalPatch>, user) =>
+      approveVersion(db, { id: existing.id, identity: existing.identity }, user.id),
+    ),
   );
 }
