@@ -44,6 +44,7 @@ import {
   type ChannelRow,
 } from './mediaChannels';
 import { describe } from '../openapi/describe';
+import { resourceCreation, resourceUpdate } from '../http/resourceWrites';
 import type { EmbedProblemCode } from '@core/model/embedProblem';
 import { embedProblemsOf } from '../participant';
 
@@ -152,31 +153,19 @@ export function mediaChannelsRoutes(deps: Deps) {
     },
   );
 
-  app.post(
-    '/',
-    describe({
-      summary: 'Create a media channel',
-      body: { resource: MEDIA_CHANNEL_TYPE, attributes: MediaChannelInput },
-      answer: { resource: MEDIA_CHANNEL, status: 201 },
-    }),
-    async (c) => {
-      const { attributes } = await c.var.body.read();
-      await assertScreener(db, attributes.screenerId, c.get('user'));
-      return sendOne(c, await createChannel(db, attributes), 201);
-    },
-  );
+  app.post('/', describe(resourceCreation('Create a media channel', MEDIA_CHANNEL, MediaChannelInput)), async (c) => {
+    const { attributes } = await c.var.body.read();
+    await assertScreener(db, attributes.screenerId, c.get('user'));
+    return sendOne(c, await createChannel(db, attributes), 201);
+  });
 
-  app.patch(
-    '/:id',
-    describe({ summary: 'Update a media channel', body: { resource: MEDIA_CHANNEL_TYPE, attributes: MediaChannelPatch }, answer: { resource: MEDIA_CHANNEL } }),
-    async (c) => {
-      const { id, row: existing } = await rowAtPath(c, 'media channel', (id) => findChannel(db, id, c.get('user')));
-      const { attributes } = await c.var.body.read({ id });
-      await assertScreener(db, attributes.screenerId, c.get('user'));
-      await updateChannel(db, existing, attributes);
-      return sendOne(c, id);
-    },
-  );
+  app.patch('/:id', describe(resourceUpdate('Update a media channel', MEDIA_CHANNEL, MediaChannelPatch)), async (c) => {
+    const { id, row: existing } = await rowAtPath(c, 'media channel', (id) => findChannel(db, id, c.get('user')));
+    const { attributes } = await c.var.body.read({ id });
+    await assertScreener(db, attributes.screenerId, c.get('user'));
+    await updateChannel(db, existing, attributes);
+    return sendOne(c, id);
+  });
 
   return app;
 }

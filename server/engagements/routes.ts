@@ -29,6 +29,7 @@ import { answerList } from '../http/listAnswer';
 import { sendResource, toResource } from '../http/serialize';
 import { fileStorage } from '../storage/storageOfDeps';
 import { describe } from '../openapi/describe';
+import { resourceCreation, resourceUpdate } from '../http/resourceWrites';
 import {
   ENGAGEMENT_LIST_FILTERS,
   LOOKUP_NAMES,
@@ -133,32 +134,20 @@ export function engagementsRoutes(deps: Deps) {
     }),
   );
 
-  app.post(
-    '/',
-    describe({
-      summary: 'Create an engagement',
-      body: { resource: ENGAGEMENT_TYPE, attributes: EngagementInput },
-      answer: { resource: ENGAGEMENT, status: 201 },
-    }),
-    async (c) => {
-      const user = c.get('user');
-      const { attributes, relationships } = await c.var.body.read();
-      const id = await createEngagement(db, user, attributes, relationships);
-      return sendOne(c, db, id, nowOf(deps), 201);
-    },
-  );
+  app.post('/', describe(resourceCreation('Create an engagement', ENGAGEMENT, EngagementInput)), async (c) => {
+    const user = c.get('user');
+    const { attributes, relationships } = await c.var.body.read();
+    const id = await createEngagement(db, user, attributes, relationships);
+    return sendOne(c, db, id, nowOf(deps), 201);
+  });
 
-  app.patch(
-    '/:id',
-    describe({ summary: 'Update an engagement', body: { resource: ENGAGEMENT_TYPE, attributes: EngagementPatch }, answer: { resource: ENGAGEMENT } }),
-    async (c) => {
-      const user = c.get('user');
-      const { id, row: existing } = await rowAtPath(c, 'engagement', (id) => findEngagement(db, id, user));
-      const { attributes, relationships } = await c.var.body.read({ id });
-      await updateEngagement(db, user, existing, attributes, relationships);
-      return sendOne(c, db, id, nowOf(deps));
-    },
-  );
+  app.patch('/:id', describe(resourceUpdate('Update an engagement', ENGAGEMENT, EngagementPatch)), async (c) => {
+    const user = c.get('user');
+    const { id, row: existing } = await rowAtPath(c, 'engagement', (id) => findEngagement(db, id, user));
+    const { attributes, relationships } = await c.var.body.read({ id });
+    await updateEngagement(db, user, existing, attributes, relationships);
+    return sendOne(c, db, id, nowOf(deps));
+  });
 
   app.delete('/:id', describe({ summary: 'Delete an engagement', answer: { empty: true } }), async (c) => {
     const { id } = await rowAtPath(c, 'engagement', (id) => findEngagement(db, id, c.get('user')));

@@ -43,6 +43,7 @@ import { rowAtPath } from '../http/pathRow';
 import { memberRead, rowReader } from '../http/memberRead';
 import { modelResource, sendDocument, sendList, sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
+import { resourceUpdate } from '../http/resourceWrites';
 import { phiOf } from '../security/phi';
 import { findMessage, listMessages, MESSAGE_LIST_FILTERS, MESSAGE_SORT_FIELDS, revealRecipient } from './list';
 import { restartMessage, unsubscribeByToken } from './outbox';
@@ -248,11 +249,7 @@ export function messageSettingsRoutes(deps: Deps) {
 
   app.patch(
     '/:id',
-    describe({
-      summary: 'Turn a message on or off for an engagement, with its delay',
-      body: { resource: MESSAGE_SETTING_TYPE, attributes: MessageSettingInput },
-      answer: { resource: MESSAGE_SETTING },
-    }),
+    describe(resourceUpdate('Turn a message on or off for an engagement, with its delay', MESSAGE_SETTING, MessageSettingInput)),
     requireRole(...STAFF_ADMIN_ROLES),
     async (c) => {
       const [rawEngagement, kind, extra] = c.req.param('id').split('.');
