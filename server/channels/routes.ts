@@ -27,7 +27,7 @@ import { authenticate } from '../auth/guards';
 import { invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, type ListSpec, parseQuery, WHOLE_LIST_QUERY } from '../http/query';
 import { rowAtPath } from '../http/pathRow';
-import { memberRead } from '../http/memberRead';
+import { memberRead, rowDocument } from '../http/memberRead';
 import { answerList } from '../http/listAnswer';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { findScreener } from '../screeners';
@@ -103,18 +103,17 @@ export function mediaChannelsRoutes(deps: Deps) {
     });
   });
 
+  const readChannel = rowDocument(db, findChannel, async (row, q) => {
+    const resource = (await serializeAll(db, [row], q.fields))[0]!;
+    // Why its participants reach notActive, if they do: engagements at their target or past their dates.
+    if (!q.fields || q.fields.has('recruitmentPause'))
+      resource.attributes = { ...resource.attributes, recruitmentPause: await screenerPauses(db, row.screenerId, nowOf(deps)) };
+    return { data: resource };
+  });
   app.get(
     '/:id',
     describe({ summary: 'Read a media channel', read: listSpec, answer: { resource: MEDIA_CHANNEL } }),
-    memberRead(listSpec, 'media channel', async (id, q, user) => {
-      const row = await findChannel(db, id, user);
-      if (!row) return null;
-      const resource = (await serializeAll(db, [row], q.fields))[0]!;
-      // Why its participants reach notActive, if they do: engagements at their target or past their dates.
-      if (!q.fields || q.fields.has('recruitmentPause'))
-        resource.attributes = { ...resource.attributes, recruitmentPause: await screenerPauses(db, row.screenerId, nowOf(deps)) };
-      return { data: resource };
-    }),
+    memberRead(listSpec, 'media channel', readChannel),
   );
 
   /** What the channel serves participants, and which survey a participant starts now (domain/mediaChannels.ts). */

@@ -24,7 +24,7 @@ import { authenticate } from '../auth/guards';
 import { notFound } from '../http/errors';
 import { parseListQuery, type ListSpec } from '../http/query';
 import { rowAtPath } from '../http/pathRow';
-import { memberRead } from '../http/memberRead';
+import { memberRead, rowDocument } from '../http/memberRead';
 import { answerList } from '../http/listAnswer';
 import { sendResource, toResource } from '../http/serialize';
 import { fileStorage } from '../storage/storageOfDeps';
@@ -121,17 +121,16 @@ export function engagementsRoutes(deps: Deps) {
     });
   });
 
+  const readEngagement = rowDocument(db, findEngagement, async (row, q) => {
+    // The lookup lists are always part of a single engagement; their names when included.
+    const links = await loadLinks(db, [row.id], LOOKUP_NAMES);
+    const pause = (await engagementPauses(db, [row.id], nowOf(deps))).get(row.id) ?? null;
+    return { data: serialize(row, q.fields, q.include, links, pause), included: includedResources([row], q.include, links) };
+  });
   app.get(
     '/:id',
     describe({ summary: 'Read an engagement', read: listSpec, answer: { resource: ENGAGEMENT } }),
-    memberRead(listSpec, 'engagement', async (id, q, user) => {
-      const row = await findEngagement(db, id, user);
-      if (!row) return null;
-      // The lookup lists are always part of a single engagement; their names when included.
-      const links = await loadLinks(db, [row.id], LOOKUP_NAMES);
-      const pause = (await engagementPauses(db, [row.id], nowOf(deps))).get(row.id) ?? null;
-      return { data: serialize(row, q.fields, q.include, links, pause), included: includedResources([row], q.include, links) };
-    }),
+    memberRead(listSpec, 'engagement', readEngagement),
   );
 
   app.post('/', describe(resourceCreation('Create an engagement', ENGAGEMENT, EngagementInput)), async (c) => {

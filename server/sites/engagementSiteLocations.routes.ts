@@ -25,7 +25,7 @@ import { UploadRejected, checkRows, importSites, readRows, MAX_LISTED_ISSUES } f
 import { ApiProblem, conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, type ListSpec } from '../http/query';
 import { rowAtPath } from '../http/pathRow';
-import { memberRead } from '../http/memberRead';
+import { memberRead, rowDocument } from '../http/memberRead';
 import { answerList } from '../http/listAnswer';
 import { sendDocument, sendResource, toResource } from '../http/serialize';
 import { pgErrorCode } from '../http/sql';
@@ -101,15 +101,14 @@ export function engagementSiteLocationsRoutes(deps: Deps, { sitesOpened }: { sit
     });
   });
 
+  const readLink = rowDocument(db, findLink, async (row, q) => {
+    const withSite = q.include.has('siteLocation');
+    return { data: serialize(row, await fillOf(row.id), q.fields, withSite), included: withSite ? await sitesIncluded(db, [row]) : undefined };
+  });
   app.get(
     '/:id',
     describe({ summary: 'Read an engagement site association', read: listSpec, answer: { resource: ENGAGEMENT_SITE_LOCATION } }),
-    memberRead(listSpec, 'site link', async (id, q, user) => {
-      const row = await findLink(db, id, user);
-      if (!row) return null;
-      const withSite = q.include.has('siteLocation');
-      return { data: serialize(row, await fillOf(row.id), q.fields, withSite), included: withSite ? await sitesIncluded(db, [row]) : undefined };
-    }),
+    memberRead(listSpec, 'site link', readLink),
   );
 
   app.post(

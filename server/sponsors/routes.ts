@@ -20,7 +20,7 @@ import type { Db } from '../db/open';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { parseListQuery, type ListSpec } from '../http/query';
 import { rowAtPath } from '../http/pathRow';
-import { memberRead } from '../http/memberRead';
+import { memberRead, rowDocument } from '../http/memberRead';
 import { answerList } from '../http/listAnswer';
 import { sendResource, toResource } from '../http/serialize';
 import { sponsorFigures, type SponsorFigures } from './figures';
@@ -99,17 +99,12 @@ export function sponsorsRoutes(deps: Deps) {
     });
   });
 
-  app.get(
-    '/:id',
-    describe({ summary: 'Read a sponsor', read: listSpec, answer: { resource: SPONSOR } }),
-    memberRead(listSpec, 'sponsor', async (id, q, user) => {
-      const row = await findSponsor(db, id, user);
-      if (!row) return null;
-      const withCountry = q.include.has('country');
-      const figures = await figuresFor(db, [row], q.fields);
-      return { data: serialize(row, q.fields, withCountry, figures), included: withCountry ? countriesIncluded([row]) : undefined };
-    }),
-  );
+  const readSponsor = rowDocument(db, findSponsor, async (row, q) => {
+    const withCountry = q.include.has('country');
+    const figures = await figuresFor(db, [row], q.fields);
+    return { data: serialize(row, q.fields, withCountry, figures), included: withCountry ? countriesIncluded([row]) : undefined };
+  });
+  app.get('/:id', describe({ summary: 'Read a sponsor', read: listSpec, answer: { resource: SPONSOR } }), memberRead(listSpec, 'sponsor', readSponsor));
 
   const sponsorsAdmin = requireRole(...STAFF_ADMIN_ROLES);
 
