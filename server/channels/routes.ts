@@ -25,11 +25,11 @@ import { screenerPauses } from '../engagements';
 import type { Db } from '../db/open';
 import { authenticate } from '../auth/guards';
 import { invalid, notFound } from '../http/errors';
-import { parseId, parseListQuery, type ListSpec, parseQuery, WHOLE_LIST_QUERY } from '../http/query';
+import { parseId, parseListQuery, type ListSpec, WHOLE_LIST_QUERY } from '../http/query';
 import { rowAtPath } from '../http/pathRow';
 import { memberRead, rowDocument } from '../http/memberRead';
 import { answerList } from '../http/listAnswer';
-import { sendList, sendResource, toResource } from '../http/serialize';
+import { sendResource, toResource } from '../http/serialize';
 import { findScreener } from '../screeners';
 import {
   CHANNEL_FILTERS,
@@ -44,6 +44,7 @@ import {
   type ChannelRow,
 } from './mediaChannels';
 import { describe } from '../openapi/describe';
+import { answerWholeList } from '../http/wholeList';
 import { resourceCreation, resourceUpdate } from '../http/resourceWrites';
 import type { EmbedProblemCode } from '@core/model/embedProblem';
 import { embedProblemsOf } from '../participant';
@@ -120,36 +121,34 @@ export function mediaChannelsRoutes(deps: Deps) {
   app.get(
     '/:id/served-surveys',
     describe({ summary: 'The surveys a media channel serves participants, and which one starts', query: WHOLE_LIST_QUERY, answer: { list: SERVED_SURVEY } }),
-    async (c) => {
-      parseQuery(new URL(c.req.url).searchParams, WHOLE_LIST_QUERY);
-      const found = await findChannel(db, parseId(c.req.param('id')), c.get('user'));
-      const served = found ? await servedSurveys(db, found.id) : undefined;
-      if (!served) throw notFound('media channel');
-      const data = served.map((survey) => toResource(SERVED_SURVEY_TYPE, survey.oFormIdentity, survey));
-      return sendList(c, data, { total: data.length, page: 1, limit: Math.max(1, data.length) });
-    },
+    (c) =>
+      answerWholeList(c, async () => {
+        const found = await findChannel(db, parseId(c.req.param('id')), c.get('user'));
+        const served = found ? await servedSurveys(db, found.id) : undefined;
+        if (!served) throw notFound('media channel');
+        return served.map((survey) => toResource(SERVED_SURVEY_TYPE, survey.oFormIdentity, survey));
+      }),
   );
 
   /** The last distinct embed problems seen on partner pages for the channel (page origin and cause, counted), most recent first. */
   app.get(
     '/:id/embed-problems',
     describe({ summary: 'The embed problems seen for a media channel on partner pages', query: WHOLE_LIST_QUERY, answer: { list: EMBED_PROBLEM } }),
-    async (c) => {
-      parseQuery(new URL(c.req.url).searchParams, WHOLE_LIST_QUERY);
-      const { row: found } = await rowAtPath(c, 'media channel', (id) => findChannel(db, id, c.get('user')));
-      const rows = await embedProblemsOf(db, found.id);
-      const data = rows.map((r) =>
-        toResource(EMBED_PROBLEM.type, `${r.mediaChannelId}:${r.cause}:${r.origin}`, {
-          mediaChannelId: r.mediaChannelId,
-          origin: r.origin,
-          cause: r.cause as EmbedProblemCode,
-          firstSeen: r.firstSeen.toISOString(),
-          lastSeen: r.lastSeen.toISOString(),
-          count: r.count,
-        } satisfies Omit<EmbedProblemRecord, 'id'>),
-      );
-      return sendList(c, data, { total: data.length, page: 1, limit: Math.max(1, data.length) });
-    },
+    (c) =>
+      answerWholeList(c, async () => {
+        const { row: found } = await rowAtPath(c, 'media channel', (id) => findChannel(db, id, c.get('user')));
+        const rows = await embedProblemsOf(db, found.id);
+        return rows.map((r) =>
+          toResource(EMBED_PROBLEM.type, `${r.mediaChannelId}:${r.cause}:${r.origin}`, {
+            mediaChannelId: r.mediaChannelId,
+            origin: r.origin,
+            cause: r.cause as EmbedProblemCode,
+            firstSeen: r.firstSeen.toISOString(),
+            lastSeen: r.lastSeen.toISOString(),
+            count: r.count,
+          } satisfies Omit<EmbedProblemRecord, 'id'>),
+        );
+      }),
   );
 
   app.post('/', describe(resourceCreation('Create a media channel', MEDIA_CHANNEL, MediaChannelInput)), async (c) => {

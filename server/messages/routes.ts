@@ -43,6 +43,7 @@ import { rowAtPath } from '../http/pathRow';
 import { memberRead, rowReader } from '../http/memberRead';
 import { modelResource, sendDocument, sendList, sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
+import { answerWholeList } from '../http/wholeList';
 import { resourceUpdate } from '../http/resourceWrites';
 import { phiOf } from '../security/phi';
 import { findMessage, listMessages, MESSAGE_LIST_FILTERS, MESSAGE_SORT_FIELDS, revealRecipient } from './list';
@@ -160,11 +161,7 @@ export function messageTemplatesRoutes(deps: Deps) {
       query: WHOLE_LIST_QUERY,
       answer: { list: MESSAGE_TEMPLATE },
     }),
-    async (c) => {
-      parseQuery(new URL(c.req.url).searchParams, WHOLE_LIST_QUERY);
-      const rows = [...(await allTemplates(db)).map(mailTemplateResource), ...(await allSmsTemplates(db)).map(smsTemplateResource)];
-      return sendList(c, rows, { total: rows.length, page: 1, limit: rows.length });
-    },
+    (c) => answerWholeList(c, async () => [...(await allTemplates(db)).map(mailTemplateResource), ...(await allSmsTemplates(db)).map(smsTemplateResource)]),
   );
 
   app.get(
