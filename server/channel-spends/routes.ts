@@ -21,6 +21,7 @@ import { rowAtPath } from '../http/pathRow';
 import { memberRead, rowReader } from '../http/memberRead';
 import { sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
+import { resourceCreation, resourceUpdate } from '../http/resourceWrites';
 import { createSpend, deleteSpend, findSpend, SPEND_FILTERS as FILTERS, spendPage, SpendRefused, updateSpend, type SpendRow } from './spends';
 
 const listSpec: ListSpec<(typeof CHANNEL_SPEND_SORTS)[number], typeof FILTERS> = {
@@ -66,30 +67,18 @@ export function channelSpendsRoutes(deps: Deps) {
     ),
   );
 
-  app.post(
-    '/',
-    describe({
-      summary: 'Enter a channel spend',
-      body: { resource: CHANNEL_SPEND_TYPE, attributes: ChannelSpendInput },
-      answer: { resource: CHANNEL_SPEND, status: 201 },
-    }),
-    async (c) => {
-      const { attributes } = await c.var.body.read();
-      const id = await createSpend(db, attributes, c.get('user')).catch(refused);
-      return sendOne(c, id, c.get('user'), 201);
-    },
-  );
+  app.post('/', describe(resourceCreation('Enter a channel spend', CHANNEL_SPEND, ChannelSpendInput)), async (c) => {
+    const { attributes } = await c.var.body.read();
+    const id = await createSpend(db, attributes, c.get('user')).catch(refused);
+    return sendOne(c, id, c.get('user'), 201);
+  });
 
-  app.patch(
-    '/:id',
-    describe({ summary: 'Change a channel spend', body: { resource: CHANNEL_SPEND_TYPE, attributes: ChannelSpendPatch }, answer: { resource: CHANNEL_SPEND } }),
-    async (c) => {
-      const { id, row: existing } = await rowAtPath(c, 'channel spend', (id) => findSpend(db, id, c.get('user')));
-      const { attributes } = await c.var.body.read({ id });
-      await updateSpend(db, existing, attributes, c.get('user')).catch(refused);
-      return sendOne(c, id, c.get('user'));
-    },
-  );
+  app.patch('/:id', describe(resourceUpdate('Change a channel spend', CHANNEL_SPEND, ChannelSpendPatch)), async (c) => {
+    const { id, row: existing } = await rowAtPath(c, 'channel spend', (id) => findSpend(db, id, c.get('user')));
+    const { attributes } = await c.var.body.read({ id });
+    await updateSpend(db, existing, attributes, c.get('user')).catch(refused);
+    return sendOne(c, id, c.get('user'));
+  });
 
   app.delete('/:id', describe({ summary: 'Delete a channel spend', answer: { empty: true } }), async (c) => {
     const { row: existing } = await rowAtPath(c, 'channel spend', (id) => findSpend(db, id, c.get('user')));

@@ -27,9 +27,9 @@ import { authenticate } from '../auth/guards';
 import { invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, type ListSpec, WHOLE_LIST_QUERY } from '../http/query';
 import { rowAtPath } from '../http/pathRow';
-import { memberRead } from '../http/memberRead';
+import { memberRead, rowDocument } from '../http/memberRead';
 import { answerList } from '../http/listAnswer';
-import { sendList, sendResource, toResource } from '../http/serialize';
+import { sendResource, toResource } from '../http/serialize';
 import { findScreener } from '../screeners';
 import {
   CHANNEL_FILTERS,
@@ -44,6 +44,8 @@ import {
   type ChannelRow,
 } from './mediaChannels';
 import { describe } from '../openapi/describe';
+import { answerWholeList } from '../http/wholeList';
+import { resourceCreation, resourceUpdate } from '../http/resourceWrites';
 import type { EmbedProblemCode } from '@core/model/embedProblem';
 import { embedProblemsOf } from '../participant';
 
@@ -102,79 +104,66 @@ export function mediaChannelsRoutes(deps: Deps) {
     });
   });
 
+  const readChannel = rowDocument(db, findChannel, async (row, q) => {
+    const resource = (await serializeAll(db, [row], q.fields))[0]!;
+    // Why its participants reach notActive, if they do: engagements at their target or past their dates.
+    if (!q.fields || q.fields.has('recruitmentPause'))
+      resource.attributes = { ...resource.attributes, recruitmentPause: await screenerPauses(db, row.screenerId, nowOf(deps)) };
+    return { data: resource };
+  });
   app.get(
     '/:id',
     describe({ summary: 'Read a media channel', read: listSpec, answer: { resource: MEDIA_CHANNEL } }),
-    memberRead(listSpec, 'media channel', async (id, q, user) => {
-      const row = await findChannel(db, id, user);
-      if (!row) return null;
-      const resource = (await serializeAll(db, [row], q.fields))[0]!;
-      // Why its participants reach notActive, if they do: engagements at their target or past their dates.
-      if (!q.fields || q.fields.has('recruitmentPause'))
-        resource.attributes = { ...resource.attributes, recruitmentPause: await screenerPauses(db, row.screenerId, nowOf(deps)) };
-      return { data: resource };
-    }),
+    memberRead(listSpec, 'media channel', readChannel),
   );
 
   /** What the channel serves participants, and which survey a participant starts now (domain/mediaChannels.ts). */
   app.get(
     '/:id/served-surveys',
     describe({ summary: 'The surveys a media channel serves participants, and which one starts', query: WHOLE_LIST_QUERY, answer: { list: SERVED_SURVEY } }),
-    async (c) => {
-      const found = await findChannel(db, parseId(c.req.param('id')), c.get('user'));
-      const served = found ? await servedSurveys(db, found.id) : undefined;
-      if (!served) throw notFound('media channel');
-      const data = served.map((survey) => toResource(SERVED_SURVEY_TYPE, survey.oFormIdentity, survey));
-      return sendList(c, data, { total: data.length, page: 1, limit: Math.max(1, data.length) });
-    },
+    (c) =>
+      answerWholeList(c, async () => {
+        const found = await findChannel(db, parseId(c.req.param('id')), c.get('user'));
+        const served = found ? await servedSurveys(db, found.id) : undefined;
+        if (!served) throw notFound('media channel');
+        return served.map((survey) => toResource(SERVED_SURVEY_TYPE, survey.oFormIdentity, survey));
+      }),
   );
 
   /** The last distinct embed problems seen on partner pages for the channel (page origin and cause, counted), most recent first. */
   app.get(
     '/:id/embed-problems',
     describe({ summary: 'The embed problems seen for a media channel on partner pages', query: WHOLE_LIST_QUERY, answer: { list: EMBED_PROBLEM } }),
-    async (c) => {
-      const { row: found } = await rowAtPath(c, 'media channel', (id) => findChannel(db, id, c.get('user')));
-      const rows = await embedProblemsOf(db, found.id);
-      const data = rows.map((r) =>
-        toResource(EMBED_PROBLEM.type, `${r.mediaChannelId}:${r.cause}:${r.origin}`, {
-          mediaChannelId: r.mediaChannelId,
-          origin: r.origin,
-          cause: r.cause as EmbedProblemCode,
-          firstSeen: r.firstSeen.toISOString(),
-          lastSeen: r.lastSeen.toISOString(),
-          count: r.count,
-        } satisfies Omit<EmbedProblemRecord, 'id'>),
-      );
-      return sendList(c, data, { total: data.length, page: 1, limit: Math.max(1, data.length) });
-    },
+    (c) =>
+      answerWholeList(c, async () => {
+        const { row: found } = await rowAtPath(c, 'media channel', (id) => findChannel(db, id, c.get('user')));
+        const rows = await embedProblemsOf(db, found.id);
+        return rows.map((r) =>
+          toResource(EMBED_PROBLEM.type, `${r.mediaChannelId}:${r.cause}:${r.origin}`, {
+            mediaChannelId: r.mediaChannelId,
+            origin: r.origin,
+            cause: r.cause as EmbedProblemCode,
+            firstSeen: r.firstSeen.toISOString(),
+            lastSeen: r.lastSeen.toISOString(),
+            count: r.count,
+          } satisfies Omit<EmbedProblemRecord, 'id'>),
+        );
+      }),
   );
 
-  app.post(
-    '/',
-    describe({
-      summary: 'Create a media channel',
-      body: { resource: MEDIA_CHANNEL_TYPE, attributes: MediaChannelInput },
-      answer: { resource: MEDIA_CHANNEL, status: 201 },
-    }),
-    async (c) => {
-      const { attributes } = await c.var.body.read();
-      await assertScreener(db, attributes.screenerId, c.get('user'));
-      return sendOne(c, await createChannel(db, attributes), 201);
-    },
-  );
+  app.post('/', describe(resourceCreation('Create a media channel', MEDIA_CHANNEL, MediaChannelInput)), async (c) => {
+    const { attributes } = await c.var.body.read();
+    await assertScreener(db, attributes.screenerId, c.get('user'));
+    return sendOne(c, await createChannel(db, attributes), 201);
+  });
 
-  app.patch(
-    '/:id',
-    describe({ summary: 'Update a media channel', body: { resource: MEDIA_CHANNEL_TYPE, attributes: MediaChannelPatch }, answer: { resource: MEDIA_CHANNEL } }),
-    async (c) => {
-      const { id, row: existing } = await rowAtPath(c, 'media channel', (id) => findChannel(db, id, c.get('user')));
-      const { attributes } = await c.var.body.read({ id });
-      await assertScreener(db, attributes.screenerId, c.get('user'));
-      await updateChannel(db, existing, attributes);
-      return sendOne(c, id);
-    },
-  );
+  app.patch('/:id', describe(resourceUpdate('Update a media channel', MEDIA_CHANNEL, MediaChannelPatch)), async (c) => {
+    const { id, row: existing } = await rowAtPath(c, 'media channel', (id) => findChannel(db, id, c.get('user')));
+    const { attributes } = await c.var.body.read({ id });
+    await assertScreener(db, attributes.screenerId, c.get('user'));
+    await updateChannel(db, existing, attributes);
+    return sendOne(c, id);
+  });
 
   return app;
 }

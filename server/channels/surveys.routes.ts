@@ -25,6 +25,7 @@ import {
   type NamedChannelSurvey,
 } from './mediaChannels';
 import { describe } from '../openapi/describe';
+import { resourceCreation, resourceUpdate } from '../http/resourceWrites';
 import { chooseFromList } from '@core/validation/chooseFromList';
 
 const linkResource = ({ link: { id, ...attributes }, ...naming }: NamedChannelSurvey) =>
@@ -52,36 +53,20 @@ export function mediaChannelSurveysRoutes(deps: Deps) {
     answerRows(c, listSpec, (q) => channelSurveyPage(db, c.get('user'), q.filters.mediaChannelId, q), linkResource),
   );
 
-  app.post(
-    '/',
-    describe({
-      summary: 'Assign a survey to a media channel',
-      body: { resource: MEDIA_CHANNEL_SURVEY_TYPE, attributes: MediaChannelSurveyInput },
-      answer: { resource: MEDIA_CHANNEL_SURVEY, status: 201 },
-    }),
-    async (c) => {
-      const { attributes } = await c.var.body.read();
-      const channel = await findChannel(db, attributes.mediaChannelId, c.get('user'));
-      if (!channel) throw invalid([{ pointer: '/data/attributes/mediaChannelId', detail: chooseFromList('a media channel') }]);
-      return sendLink(c, db, await addChannelSurvey(db, channel, attributes), 201);
-    },
-  );
+  app.post('/', describe(resourceCreation('Assign a survey to a media channel', MEDIA_CHANNEL_SURVEY, MediaChannelSurveyInput)), async (c) => {
+    const { attributes } = await c.var.body.read();
+    const channel = await findChannel(db, attributes.mediaChannelId, c.get('user'));
+    if (!channel) throw invalid([{ pointer: '/data/attributes/mediaChannelId', detail: chooseFromList('a media channel') }]);
+    return sendLink(c, db, await addChannelSurvey(db, channel, attributes), 201);
+  });
 
-  app.patch(
-    '/:id',
-    describe({
-      summary: "Update a media channel's survey",
-      body: { resource: MEDIA_CHANNEL_SURVEY_TYPE, attributes: MediaChannelSurveyPatch },
-      answer: { resource: MEDIA_CHANNEL_SURVEY },
-    }),
-    async (c) => {
-      const { id } = await rowAtPath(c, 'media channel survey', (id) => findChannelSurvey(db, id, c.get('user')));
-      const { attributes } = await c.var.body.read({ id });
-      const row = await updateChannelSurvey(db, id, attributes);
-      if (!row) throw notFound('media channel survey');
-      return sendLink(c, db, row.id);
-    },
-  );
+  app.patch('/:id', describe(resourceUpdate("Update a media channel's survey", MEDIA_CHANNEL_SURVEY, MediaChannelSurveyPatch)), async (c) => {
+    const { id } = await rowAtPath(c, 'media channel survey', (id) => findChannelSurvey(db, id, c.get('user')));
+    const { attributes } = await c.var.body.read({ id });
+    const row = await updateChannelSurvey(db, id, attributes);
+    if (!row) throw notFound('media channel survey');
+    return sendLink(c, db, row.id);
+  });
 
   return app;
 }

@@ -23,6 +23,7 @@ import { memberRead, rowReader } from '../http/memberRead';
 import { sendResource, modelResource } from '../http/serialize';
 import { assertTranslationLanguages } from '../languages';
 import { describe } from '../openapi/describe';
+import { resourceCreation, resourceUpdate } from '../http/resourceWrites';
 import {
   CONTACT_FIELD_FILTERS,
   assertNameFree,
@@ -76,34 +77,22 @@ export function contactFieldsRoutes(deps: Deps) {
     ),
   );
 
-  app.post(
-    '/',
-    describe({
-      summary: 'Create a contact field',
-      body: { resource: CONTACT_FIELD_TYPE, attributes: ContactFieldInput },
-      answer: { resource: CONTACT_FIELD, status: 201 },
-    }),
-    async (c) => {
-      const { attributes } = await c.var.body.read();
-      await assertTranslationLanguages(db, attributes.translations, '/data/attributes/translations');
-      await assertNameFree(db, attributes.name);
-      const row = await createContactField(db, attributes);
-      return sendResource(c, serialize(row), 201);
-    },
-  );
+  app.post('/', describe(resourceCreation('Create a contact field', CONTACT_FIELD, ContactFieldInput)), async (c) => {
+    const { attributes } = await c.var.body.read();
+    await assertTranslationLanguages(db, attributes.translations, '/data/attributes/translations');
+    await assertNameFree(db, attributes.name);
+    const row = await createContactField(db, attributes);
+    return sendResource(c, serialize(row), 201);
+  });
 
-  app.patch(
-    '/:id',
-    describe({ summary: 'Update a contact field', body: { resource: CONTACT_FIELD_TYPE, attributes: ContactFieldPatch }, answer: { resource: CONTACT_FIELD } }),
-    async (c) => {
-      const { id } = await rowAtPath(c, 'contact field', (id) => findContactField(db, id));
-      const { attributes } = await c.var.body.read({ id });
-      await assertTranslationLanguages(db, attributes.translations, '/data/attributes/translations');
-      await assertNameFree(db, attributes.name, id);
-      const row = await updateContactField(db, id, attributes);
-      return sendResource(c, serialize(row as Row));
-    },
-  );
+  app.patch('/:id', describe(resourceUpdate('Update a contact field', CONTACT_FIELD, ContactFieldPatch)), async (c) => {
+    const { id } = await rowAtPath(c, 'contact field', (id) => findContactField(db, id));
+    const { attributes } = await c.var.body.read({ id });
+    await assertTranslationLanguages(db, attributes.translations, '/data/attributes/translations');
+    await assertNameFree(db, attributes.name, id);
+    const row = await updateContactField(db, id, attributes);
+    return sendResource(c, serialize(row as Row));
+  });
 
   app.delete('/:id', describe({ summary: 'Delete a contact field', answer: { empty: true } }), async (c) => {
     const id = parseId(c.req.param('id'));

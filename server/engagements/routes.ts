@@ -24,11 +24,12 @@ import { authenticate } from '../auth/guards';
 import { notFound } from '../http/errors';
 import { parseListQuery, type ListSpec } from '../http/query';
 import { rowAtPath } from '../http/pathRow';
-import { memberRead } from '../http/memberRead';
+import { memberRead, rowDocument } from '../http/memberRead';
 import { answerList } from '../http/listAnswer';
 import { sendResource, toResource } from '../http/serialize';
 import { fileStorage } from '../storage/storageOfDeps';
 import { describe } from '../openapi/describe';
+import { resourceCreation, resourceUpdate } from '../http/resourceWrites';
 import {
   ENGAGEMENT_LIST_FILTERS,
   LOOKUP_NAMES,
@@ -120,45 +121,32 @@ export function engagementsRoutes(deps: Deps) {
     });
   });
 
+  const readEngagement = rowDocument(db, findEngagement, async (row, q) => {
+    // The lookup lists are always part of a single engagement; their names when included.
+    const links = await loadLinks(db, [row.id], LOOKUP_NAMES);
+    const pause = (await engagementPauses(db, [row.id], nowOf(deps))).get(row.id) ?? null;
+    return { data: serialize(row, q.fields, q.include, links, pause), included: includedResources([row], q.include, links) };
+  });
   app.get(
     '/:id',
     describe({ summary: 'Read an engagement', read: listSpec, answer: { resource: ENGAGEMENT } }),
-    memberRead(listSpec, 'engagement', async (id, q, user) => {
-      const row = await findEngagement(db, id, user);
-      if (!row) return null;
-      // The lookup lists are always part of a single engagement; their names when included.
-      const links = await loadLinks(db, [row.id], LOOKUP_NAMES);
-      const pause = (await engagementPauses(db, [row.id], nowOf(deps))).get(row.id) ?? null;
-      return { data: serialize(row, q.fields, q.include, links, pause), included: includedResources([row], q.include, links) };
-    }),
+    memberRead(listSpec, 'engagement', readEngagement),
   );
 
-  app.post(
-    '/',
-    describe({
-      summary: 'Create an engagement',
-      body: { resource: ENGAGEMENT_TYPE, attributes: EngagementInput },
-      answer: { resource: ENGAGEMENT, status: 201 },
-    }),
-    async (c) => {
-      const user = c.get('user');
-      const { attributes, relationships } = await c.var.body.read();
-      const id = await createEngagement(db, user, attributes, relationships);
-      return sendOne(c, db, id, nowOf(deps), 201);
-    },
-  );
+  app.post('/', describe(resourceCreation('Create an engagement', ENGAGEMENT, EngagementInput)), async (c) => {
+    const user = c.get('user');
+    const { attributes, relationships } = await c.var.body.read();
+    const id = await createEngagement(db, user, attributes, relationships);
+    return sendOne(c, db, id, nowOf(deps), 201);
+  });
 
-  app.patch(
-    '/:id',
-    describe({ summary: 'Update an engagement', body: { resource: ENGAGEMENT_TYPE, attributes: EngagementPatch }, answer: { resource: ENGAGEMENT } }),
-    async (c) => {
-      const user = c.get('user');
-      const { id, row: existing } = await rowAtPath(c, 'engagement', (id) => findEngagement(db, id, user));
-      const { attributes, relationships } = await c.var.body.read({ id });
-      await updateEngagement(db, user, existing, attributes, relationships);
-      return sendOne(c, db, id, nowOf(deps));
-    },
-  );
+  app.patch('/:id', describe(resourceUpdate('Update an engagement', ENGAGEMENT, EngagementPatch)), async (c) => {
+    const user = c.get('user');
+    const { id, row: existing } = await rowAtPath(c, 'engagement', (id) => findEngagement(db, id, user));
+    const { attributes, relationships } = await c.var.body.read({ id });
+    await updateEngagement(db, user, existing, attributes, relationships);
+    return sendOne(c, db, id, nowOf(deps));
+  });
 
   app.delete('/:id', describe({ summary: 'Delete an engagement', answer: { empty: true } }), async (c) => {
     const { id } = await rowAtPath(c, 'engagement', (id) => findEngagement(db, id, c.get('user')));

@@ -66,3 +66,18 @@ export const rowReader =
     const row = await find(id, user);
     return row ? { data: resource(row, q.fields) } : null;
   };
+
+/**
+ * A reader whose document takes more than the row (related rows, figures, what is included): the
+ * row `find` finds in `db` for the user, made a document by `document` with the query asked.
+ */
+export const rowDocument =
+  <D, R>(
+    db: D,
+    find: (db: D, id: number, user: AuthUser) => Promise<R | null | undefined>,
+    document: (row: R, query: MemberQuery) => Promise<MemberDocument>,
+  ): MemberReader =>
+  async (id, q, user) => {
+    const row = await find(db, id, user);
+    return row ? document(row, q) : null;
+  };

@@ -25,6 +25,7 @@ import { memberRead, rowReader } from '../http/memberRead';
 import { SEARCH_AND_ACTIVE } from '../http/params';
 import { sendResource, modelResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
+import { resourceCreation, resourceUpdate } from '../http/resourceWrites';
 import { LANGUAGE_MESSAGES } from './translations';
 import { createLanguage, deleteLanguage, findLanguage, languagePage, updateLanguage, type LanguageRow as Row } from './languages';
 
@@ -69,31 +70,23 @@ export function languagesRoutes(deps: Deps) {
     ),
   );
 
-  app.post(
-    '/',
-    describe({ summary: 'Create a language', body: { resource: LANGUAGE_TYPE, attributes: LanguageInput }, answer: { resource: LANGUAGE, status: 201 } }),
-    async (c) => {
-      const { attributes } = await c.var.body.read();
-      return sendResource(c, serialize(await createLanguage(db, attributes)), 201);
-    },
-  );
+  app.post('/', describe(resourceCreation('Create a language', LANGUAGE, LanguageInput)), async (c) => {
+    const { attributes } = await c.var.body.read();
+    return sendResource(c, serialize(await createLanguage(db, attributes)), 201);
+  });
 
-  app.patch(
-    '/:id',
-    describe({ summary: 'Update a language', body: { resource: LANGUAGE_TYPE, attributes: LanguagePatch }, answer: { resource: LANGUAGE } }),
-    async (c) => {
-      const { id, row: existing } = await rowAtPath(c, 'language', (id) => findLanguage(db, id));
-      const { attributes } = await c.var.body.read({ id });
-      if (existing.isDefault && attributes.isActive === false) {
-        throw invalid([{ pointer: '/data/attributes/isActive', detail: LANGUAGE_MESSAGES.defaultAlwaysActive }]);
-      }
-      const recoded = attributes.isoCode !== undefined && attributes.isoCode !== existing.isoCode;
-      if (existing.isDefault && recoded) {
-        throw invalid([{ pointer: '/data/attributes/isoCode', detail: LANGUAGE_MESSAGES.defaultCodeFixed }]);
-      }
-      return sendResource(c, serialize(await updateLanguage(db, existing, attributes)));
-    },
-  );
+  app.patch('/:id', describe(resourceUpdate('Update a language', LANGUAGE, LanguagePatch)), async (c) => {
+    const { id, row: existing } = await rowAtPath(c, 'language', (id) => findLanguage(db, id));
+    const { attributes } = await c.var.body.read({ id });
+    if (existing.isDefault && attributes.isActive === false) {
+      throw invalid([{ pointer: '/data/attributes/isActive', detail: LANGUAGE_MESSAGES.defaultAlwaysActive }]);
+    }
+    const recoded = attributes.isoCode !== undefined && attributes.isoCode !== existing.isoCode;
+    if (existing.isDefault && recoded) {
+      throw invalid([{ pointer: '/data/attributes/isoCode', detail: LANGUAGE_MESSAGES.defaultCodeFixed }]);
+    }
+    return sendResource(c, serialize(await updateLanguage(db, existing, attributes)));
+  });
 
   /** Deleting keeps the translations stored under the code (./languages.ts deleteLanguage). */
   app.delete('/:id', describe({ summary: 'Delete a language', answer: { empty: true } }), async (c) => {

@@ -24,6 +24,7 @@ import { memberRead, rowReader } from '../http/memberRead';
 import { sendResource, modelResource } from '../http/serialize';
 import { assertTranslationLanguages } from '../languages';
 import { describe } from '../openapi/describe';
+import { resourceUpdate } from '../http/resourceWrites';
 import { findGenericMessage, GENERIC_MESSAGE_FILTERS, genericMessagePage, updateGenericMessage, type GenericMessageRow as Row } from './genericMessages';
 
 const listSpec: ListSpec<(typeof GENERIC_MESSAGE_SORTS)[number], typeof GENERIC_MESSAGE_FILTERS> = {
@@ -67,20 +68,12 @@ export function genericMessagesRoutes(deps: Deps) {
   );
 
   /** `translations` replaces the whole map: languages left out lose their translation. */
-  app.patch(
-    '/:id',
-    describe({
-      summary: 'Update a generic message',
-      body: { resource: GENERIC_MESSAGE_TYPE, attributes: GenericMessagePatch },
-      answer: { resource: GENERIC_MESSAGE },
-    }),
-    async (c) => {
-      const { id } = await rowAtPath(c, 'generic message', (id) => findGenericMessage(db, id));
-      const { attributes } = await c.var.body.read({ id });
-      await assertTranslationLanguages(db, attributes.translations, '/data/attributes/translations');
-      return sendResource(c, serialize(await updateGenericMessage(db, id, attributes)));
-    },
-  );
+  app.patch('/:id', describe(resourceUpdate('Update a generic message', GENERIC_MESSAGE, GenericMessagePatch)), async (c) => {
+    const { id } = await rowAtPath(c, 'generic message', (id) => findGenericMessage(db, id));
+    const { attributes } = await c.var.body.read({ id });
+    await assertTranslationLanguages(db, attributes.translations, '/data/attributes/translations');
+    return sendResource(c, serialize(await updateGenericMessage(db, id, attributes)));
+  });
 
   return app;
 }

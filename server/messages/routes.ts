@@ -43,6 +43,8 @@ import { rowAtPath } from '../http/pathRow';
 import { memberRead, rowReader } from '../http/memberRead';
 import { modelResource, sendDocument, sendList, sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
+import { answerWholeList } from '../http/wholeList';
+import { resourceUpdate } from '../http/resourceWrites';
 import { phiOf } from '../security/phi';
 import { findMessage, listMessages, MESSAGE_LIST_FILTERS, MESSAGE_SORT_FIELDS, revealRecipient } from './list';
 import { restartMessage, unsubscribeByToken } from './outbox';
@@ -159,10 +161,7 @@ export function messageTemplatesRoutes(deps: Deps) {
       query: WHOLE_LIST_QUERY,
       answer: { list: MESSAGE_TEMPLATE },
     }),
-    async (c) => {
-      const rows = [...(await allTemplates(db)).map(mailTemplateResource), ...(await allSmsTemplates(db)).map(smsTemplateResource)];
-      return sendList(c, rows, { total: rows.length, page: 1, limit: rows.length });
-    },
+    (c) => answerWholeList(c, async () => [...(await allTemplates(db)).map(mailTemplateResource), ...(await allSmsTemplates(db)).map(smsTemplateResource)]),
   );
 
   app.get(
@@ -246,11 +245,7 @@ export function messageSettingsRoutes(deps: Deps) {
 
   app.patch(
     '/:id',
-    describe({
-      summary: 'Turn a message on or off for an engagement, with its delay',
-      body: { resource: MESSAGE_SETTING_TYPE, attributes: MessageSettingInput },
-      answer: { resource: MESSAGE_SETTING },
-    }),
+    describe(resourceUpdate('Turn a message on or off for an engagement, with its delay', MESSAGE_SETTING, MessageSettingInput)),
     requireRole(...STAFF_ADMIN_ROLES),
     async (c) => {
       const [rawEngagement, kind, extra] = c.req.param('id').split('.');

@@ -25,7 +25,7 @@ import { UploadRejected, checkRows, importSites, readRows, MAX_LISTED_ISSUES } f
 import { ApiProblem, conflict, invalid, notFound } from '../http/errors';
 import { parseId, parseListQuery, type ListSpec } from '../http/query';
 import { rowAtPath } from '../http/pathRow';
-import { memberRead } from '../http/memberRead';
+import { memberRead, rowDocument } from '../http/memberRead';
 import { answerList } from '../http/listAnswer';
 import { sendDocument, sendResource, toResource } from '../http/serialize';
 import { pgErrorCode } from '../http/sql';
@@ -42,6 +42,7 @@ import {
   type SiteLinkRow as Row,
 } from './engagementSiteLinks';
 import { describe } from '../openapi/describe';
+import { resourceCreation, resourceUpdate } from '../http/resourceWrites';
 import type { SitesOpened } from './sitesOpened';
 
 export const UPLOAD_RACE = 'Another upload created some of these site locations at the same time. Upload the file again.';
@@ -100,24 +101,19 @@ export function engagementSiteLocationsRoutes(deps: Deps, { sitesOpened }: { sit
     });
   });
 
+  const readLink = rowDocument(db, findLink, async (row, q) => {
+    const withSite = q.include.has('siteLocation');
+    return { data: serialize(row, await fillOf(row.id), q.fields, withSite), included: withSite ? await sitesIncluded(db, [row]) : undefined };
+  });
   app.get(
     '/:id',
     describe({ summary: 'Read an engagement site association', read: listSpec, answer: { resource: ENGAGEMENT_SITE_LOCATION } }),
-    memberRead(listSpec, 'site link', async (id, q, user) => {
-      const row = await findLink(db, id, user);
-      if (!row) return null;
-      const withSite = q.include.has('siteLocation');
-      return { data: serialize(row, await fillOf(row.id), q.fields, withSite), included: withSite ? await sitesIncluded(db, [row]) : undefined };
-    }),
+    memberRead(listSpec, 'site link', readLink),
   );
 
   app.post(
     '/',
-    describe({
-      summary: 'Associate a site location with an engagement',
-      body: { resource: ENGAGEMENT_SITE_LOCATION_TYPE, attributes: EngagementSiteLocationInput },
-      answer: { resource: ENGAGEMENT_SITE_LOCATION, status: 201 },
-    }),
+    describe(resourceCreation('Associate a site location with an engagement', ENGAGEMENT_SITE_LOCATION, EngagementSiteLocationInput)),
     async (c) => {
       const { attributes } = await c.var.body.read();
       const engagement = await findAccessibleEngagement(db, attributes.engagementId, c.get('user'));
@@ -130,20 +126,12 @@ export function engagementSiteLocationsRoutes(deps: Deps, { sitesOpened }: { sit
     },
   );
 
-  app.patch(
-    '/:id',
-    describe({
-      summary: 'Update an engagement site association',
-      body: { resource: ENGAGEMENT_SITE_LOCATION_TYPE, attributes: EngagementSiteLocationPatch },
-      answer: { resource: ENGAGEMENT_SITE_LOCATION },
-    }),
-    async (c) => {
-      const { id, row: existing } = await rowAtPath(c, 'site link', (id) => findLink(db, id, c.get('user')));
-      const { attributes } = await c.var.body.read({ id });
-      if (await updateSiteLink(db, id, attributes)) await sitesOpened(deps, [existing.engagementId]);
-      return sendResource(c, serialize((await findLink(db, id, c.get('user'))) as Row, await fillOf(id)));
-    },
-  );
+  app.patch('/:id', describe(resourceUpdate('Update an engagement site association', ENGAGEMENT_SITE_LOCATION, EngagementSiteLocationPatch)), async (c) => {
+    const { id, row: existing } = await rowAtPath(c, 'site link', (id) => findLink(db, id, c.get('user')));
+    const { attributes } = await c.var.body.read({ id });
+    if (await updateSiteLink(db, id, attributes)) await sitesOpened(deps, [existing.engagementId]);
+    return sendResource(c, serialize((await findLink(db, id, c.get('user'))) as Row, await fillOf(id)));
+  });
 
   app.delete('/:id', describe({ summary: 'Remove an engagement site association', answer: { empty: true } }), async (c) => {
     const { id } = await rowAtPath(c, 'site link', (id) => findLink(db, id, c.get('user')));

@@ -12,6 +12,7 @@ import { idParam, required } from '../http/params';
 import { parseListQuery, type ListSpec } from '../http/query';
 import { sendList, sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
+import { resourceCreation } from '../http/resourceWrites';
 import { CoordinatorRefused, coordinatorsOf, tieCoordinator, untieCoordinator } from './coordinators';
 
 const FILTERS = { siteLocationId: required(idParam('site location')) };
@@ -42,25 +43,17 @@ export function siteCoordinatorsRoutes(deps: Deps) {
     );
   });
 
-  app.post(
-    '/',
-    describe({
-      summary: 'Tie a Site Coordinator to a site location',
-      body: { resource: SITE_COORDINATOR_TYPE, attributes: SiteCoordinatorInput },
-      answer: { resource: SITE_COORDINATOR_TIE, status: 201 },
-    }),
-    async (c) => {
-      const { attributes } = await c.var.body.read();
-      await tieCoordinator(db, attributes.userId, attributes.siteLocationId).catch((error: unknown) => {
-        if (error instanceof CoordinatorRefused) throw invalid([{ pointer: `/data/attributes/${error.attribute}`, detail: error.message }]);
-        throw error;
-      });
-      // Answered as the list shows it: the coordinator's name, address and state too.
-      const tied = (await coordinatorsOf(db, attributes.siteLocationId)).find((r) => r.userId === attributes.userId);
-      if (!tied) throw notFound('site coordinator');
-      return sendResource(c, toResource(SITE_COORDINATOR_TYPE, idOf(tied.siteLocationId, tied.userId), tied), 201);
-    },
-  );
+  app.post('/', describe(resourceCreation('Tie a Site Coordinator to a site location', SITE_COORDINATOR_TIE, SiteCoordinatorInput)), async (c) => {
+    const { attributes } = await c.var.body.read();
+    await tieCoordinator(db, attributes.userId, attributes.siteLocationId).catch((error: unknown) => {
+      if (error instanceof CoordinatorRefused) throw invalid([{ pointer: `/data/attributes/${error.attribute}`, detail: error.message }]);
+      throw error;
+    });
+    // Answered as the list shows it: the coordinator's name, address and state too.
+    const tied = (await coordinatorsOf(db, attributes.siteLocationId)).find((r) => r.userId === attributes.userId);
+    if (!tied) throw notFound('site coordinator');
+    return sendResource(c, toResource(SITE_COORDINATOR_TYPE, idOf(tied.siteLocationId, tied.userId), tied), 201);
+  });
 
   app.delete('/:id', describe({ summary: 'Untie a Site Coordinator from a site location', answer: { empty: true } }), async (c) => {
     const match = /^(\d{1,9})-(\d{1,9})$/.exec(c.req.param('id'));

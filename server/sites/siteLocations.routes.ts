@@ -20,6 +20,7 @@ import { rowAtPath } from '../http/pathRow';
 import { memberRead, rowReader } from '../http/memberRead';
 import { sendResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
+import { resourceCreation, resourceUpdate } from '../http/resourceWrites';
 import { engagementsOfSite } from './engagementSiteLinks';
 import type { SitesOpened } from './sitesOpened';
 import {
@@ -64,35 +65,21 @@ export function siteLocationsRoutes(deps: Deps, { sitesOpened }: { sitesOpened: 
     ),
   );
 
-  app.post(
-    '/',
-    describe({
-      summary: 'Create a site location',
-      body: { resource: SITE_LOCATION_TYPE, attributes: SiteLocationInput },
-      answer: { resource: SITE_LOCATION, status: 201 },
-    }),
-    canChange,
-    async (c) => {
-      const { attributes } = await c.var.body.read();
-      const createdId = await createSiteLocation(db, attributes);
-      return sendResource(c, siteLocationResource((await findSite(db, createdId)) as SiteLocationRow), 201);
-    },
-  );
+  app.post('/', describe(resourceCreation('Create a site location', SITE_LOCATION, SiteLocationInput)), canChange, async (c) => {
+    const { attributes } = await c.var.body.read();
+    const createdId = await createSiteLocation(db, attributes);
+    return sendResource(c, siteLocationResource((await findSite(db, createdId)) as SiteLocationRow), 201);
+  });
 
-  app.patch(
-    '/:id',
-    describe({ summary: 'Update a site location', body: { resource: SITE_LOCATION_TYPE, attributes: SiteLocationPatch }, answer: { resource: SITE_LOCATION } }),
-    canChange,
-    async (c) => {
-      const { id } = await rowAtPath(c, 'site location', (id) => findSite(db, id));
-      const { attributes } = await c.var.body.read({ id });
-      if (await updateSiteLocation(db, id, attributes)) {
-        // Re-activated or moved: open again for every engagement it is linked to.
-        await sitesOpened(deps, await engagementsOfSite(db, id));
-      }
-      return sendResource(c, siteLocationResource((await findSite(db, id)) as SiteLocationRow));
-    },
-  );
+  app.patch('/:id', describe(resourceUpdate('Update a site location', SITE_LOCATION, SiteLocationPatch)), canChange, async (c) => {
+    const { id } = await rowAtPath(c, 'site location', (id) => findSite(db, id));
+    const { attributes } = await c.var.body.read({ id });
+    if (await updateSiteLocation(db, id, attributes)) {
+      // Re-activated or moved: open again for every engagement it is linked to.
+      await sitesOpened(deps, await engagementsOfSite(db, id));
+    }
+    return sendResource(c, siteLocationResource((await findSite(db, id)) as SiteLocationRow));
+  });
 
   app.delete('/:id', describe({ summary: 'Delete a site location', answer: { empty: true } }), canChange, async (c) => {
     const { id } = await rowAtPath(c, 'site location', (id) => findSite(db, id));

@@ -20,11 +20,12 @@ import type { Db } from '../db/open';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { parseListQuery, type ListSpec } from '../http/query';
 import { rowAtPath } from '../http/pathRow';
-import { memberRead } from '../http/memberRead';
+import { memberRead, rowDocument } from '../http/memberRead';
 import { answerList } from '../http/listAnswer';
 import { sendResource, toResource } from '../http/serialize';
 import { sponsorFigures, type SponsorFigures } from './figures';
 import { describe } from '../openapi/describe';
+import { resourceCreation, resourceUpdate } from '../http/resourceWrites';
 import { SPONSOR_FILTERS, createSponsor, deleteSponsor, findSponsor, sponsorById, sponsorPage, updateSponsor, type SponsorRow as Row } from './sponsors';
 
 export { SPONSOR_HAS_ENGAGEMENTS } from './sponsors';
@@ -98,42 +99,28 @@ export function sponsorsRoutes(deps: Deps) {
     });
   });
 
-  app.get(
-    '/:id',
-    describe({ summary: 'Read a sponsor', read: listSpec, answer: { resource: SPONSOR } }),
-    memberRead(listSpec, 'sponsor', async (id, q, user) => {
-      const row = await findSponsor(db, id, user);
-      if (!row) return null;
-      const withCountry = q.include.has('country');
-      const figures = await figuresFor(db, [row], q.fields);
-      return { data: serialize(row, q.fields, withCountry, figures), included: withCountry ? countriesIncluded([row]) : undefined };
-    }),
-  );
+  const readSponsor = rowDocument(db, findSponsor, async (row, q) => {
+    const withCountry = q.include.has('country');
+    const figures = await figuresFor(db, [row], q.fields);
+    return { data: serialize(row, q.fields, withCountry, figures), included: withCountry ? countriesIncluded([row]) : undefined };
+  });
+  app.get('/:id', describe({ summary: 'Read a sponsor', read: listSpec, answer: { resource: SPONSOR } }), memberRead(listSpec, 'sponsor', readSponsor));
 
   const sponsorsAdmin = requireRole(...STAFF_ADMIN_ROLES);
 
-  app.post(
-    '/',
-    describe({ summary: 'Create a sponsor', body: { resource: SPONSOR_TYPE, attributes: SponsorInput }, answer: { resource: SPONSOR, status: 201 } }),
-    sponsorsAdmin,
-    async (c) => {
-      const { attributes } = await c.var.body.read();
-      const row = await sponsorById(db, await createSponsor(db, attributes));
-      return sendResource(c, serialize(row, null, false), 201);
-    },
-  );
+  app.post('/', describe(resourceCreation('Create a sponsor', SPONSOR, SponsorInput)), sponsorsAdmin, async (c) => {
+    const { attributes } = await c.var.body.read();
+    const row = await sponsorById(db, await createSponsor(db, attributes));
+    return sendResource(c, serialize(row, null, false), 201);
+  });
 
-  app.patch(
-    '/:id',
-    describe({ summary: 'Update a sponsor', body: { resource: SPONSOR_TYPE, attributes: SponsorPatch }, answer: { resource: SPONSOR } }),
-    async (c) => {
-      const { id } = await rowAtPath(c, 'sponsor', (id) => findSponsor(db, id, c.get('user')));
-      const { attributes } = await c.var.body.read({ id });
-      await updateSponsor(db, id, attributes);
-      const row = await sponsorById(db, id);
-      return sendResource(c, serialize(row, null, false, await figuresFor(db, [row], null)));
-    },
-  );
+  app.patch('/:id', describe(resourceUpdate('Update a sponsor', SPONSOR, SponsorPatch)), async (c) => {
+    const { id } = await rowAtPath(c, 'sponsor', (id) => findSponsor(db, id, c.get('user')));
+    const { attributes } = await c.var.body.read({ id });
+    await updateSponsor(db, id, attributes);
+    const row = await sponsorById(db, id);
+    return sendResource(c, serialize(row, null, false, await figuresFor(db, [row], null)));
+  });
 
   app.delete('/:id', describe({ summary: 'Delete a sponsor', answer: { empty: true } }), sponsorsAdmin, async (c) => {
     const { id } = await rowAtPath(c, 'sponsor', (id) => findSponsor(db, id, c.get('user')));

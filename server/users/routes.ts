@@ -39,6 +39,7 @@ import { answerList } from '../http/listAnswer';
 import { SEARCH_AND_ACTIVE } from '../http/params';
 import { sendDocument, sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
+import { resourceCreation, resourceUpdate } from '../http/resourceWrites';
 import { USER_MESSAGES, emailInUse, createUser, findUser, listUsers, resetTwoFactor, updateUser } from './accounts';
 import { changeOwnPassword, startTwoFactor, verifyTwoFactor } from './ownAccount';
 
@@ -218,30 +219,20 @@ export function usersRoutes(deps: Deps) {
     memberRead(READ_SPEC, 'user', (id) => readUser(db, id)),
   );
 
-  app.post(
-    '/',
-    describe({ summary: 'Create a user', body: { resource: USER_TYPE, attributes: UserInput }, answer: { resource: USER, status: 201 } }),
-    staffAdmin,
-    async (c) => {
-      const me = c.get('user');
-      const { attributes, relationships } = await c.var.body.read();
-      const id = await createUser(db, me, attributes, relationships);
-      return sendUser(c, db, id, 201);
-    },
-  );
+  app.post('/', describe(resourceCreation('Create a user', USER, UserInput)), staffAdmin, async (c) => {
+    const me = c.get('user');
+    const { attributes, relationships } = await c.var.body.read();
+    const id = await createUser(db, me, attributes, relationships);
+    return sendUser(c, db, id, 201);
+  });
 
-  app.patch(
-    '/:id',
-    describe({ summary: 'Update a user', body: { resource: USER_TYPE, attributes: UserPatch }, answer: { resource: USER } }),
-    staffAdmin,
-    async (c) => {
-      const me = c.get('user');
-      const { id, row: existing } = await rowAtPath(c, 'user', (id) => findUser(db, id));
-      const { attributes, relationships } = await c.var.body.read({ id });
-      await updateUser(db, me, existing, attributes, relationships);
-      return sendUser(c, db, id);
-    },
-  );
+  app.patch('/:id', describe(resourceUpdate('Update a user', USER, UserPatch)), staffAdmin, async (c) => {
+    const me = c.get('user');
+    const { id, row: existing } = await rowAtPath(c, 'user', (id) => findUser(db, id));
+    const { attributes, relationships } = await c.var.body.read({ id });
+    await updateUser(db, me, existing, attributes, relationships);
+    return sendUser(c, db, id);
+  });
 
   /** Turns another user's two-factor off, e.g. after a lost phone; they can enrol again. */
   app.delete('/:id/totp', describe({ summary: "Reset a user's two-factor authentication", answer: { empty: true } }), staffAdmin, async (c) => {
