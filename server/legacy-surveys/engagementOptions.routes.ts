@@ -26,6 +26,7 @@ import {
 } from './engagementOptions';
 import { UNKNOWN_OPTION } from './messages';
 import { findOption, orNotFound } from './parts';
+import { resourceCreation, resourceUpdate } from '../http/resourceWrites';
 import { describe } from '../openapi/describe';
 
 const serializeEngagementOption = (row: EngagementOptionRow, fields: Set<string> | null = null) =>
@@ -43,11 +44,7 @@ export function engagementOptionsRoutes(deps: Deps) {
 
   app.post(
     '/',
-    describe({
-      summary: 'Link an option to an engagement',
-      body: { resource: ENGAGEMENT_OPTION_TYPE, attributes: EngagementOptionInput },
-      answer: { resource: ENGAGEMENT_OPTION, status: 201 },
-    }),
+    describe(resourceCreation('Link an option to an engagement', ENGAGEMENT_OPTION, EngagementOptionInput)),
     createUnder(
       engagementOption,
       { key: 'optionId', find: (id, user) => findOption(db, id, user), unknown: UNKNOWN_OPTION },
@@ -57,11 +54,7 @@ export function engagementOptionsRoutes(deps: Deps) {
 
   app.patch(
     '/:id',
-    describe({
-      summary: "Update an option's engagement link",
-      body: { resource: ENGAGEMENT_OPTION_TYPE, attributes: EngagementOptionPatch },
-      answer: { resource: ENGAGEMENT_OPTION },
-    }),
+    describe(resourceUpdate("Update an option's engagement link", ENGAGEMENT_OPTION, EngagementOptionPatch)),
     updateAtPath(engagementOption, (existing, attributes: InferOutput<typeof EngagementOptionPatch>) => updateEngagementOption(db, existing.id, attributes)),
   );
 

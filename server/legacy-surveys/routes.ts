@@ -19,6 +19,7 @@ import { sendResource, modelResource } from '../http/serialize';
 import { loadPages } from './structure';
 import { createSurvey, deleteSurvey, findSurvey, listSurveys, surveyListSpec, toSurvey, updateSurvey, type SurveyRow } from './surveys';
 import { orNotFound } from './parts';
+import { resourceCreation, resourceUpdate } from '../http/resourceWrites';
 import { describe } from '../openapi/describe';
 
 const serializeSurvey = (row: SurveyRow, pages?: SurveyPage[], fields: Set<string> | null = null) => modelResource(SURVEY_TYPE, toSurvey(row, pages), fields);
@@ -53,29 +54,21 @@ export function legacySurveysRoutes(deps: Deps) {
     }),
   );
 
-  app.post(
-    '/',
-    describe({ summary: 'Create a legacy survey', body: { resource: SURVEY_TYPE, attributes: SurveyInput }, answer: { resource: SURVEY, status: 201 } }),
-    async (c) => {
-      const user = c.get('user');
-      const { attributes } = await c.var.body.read();
-      await requireParent(findAccessibleEngagement(db, attributes.engagementId, user), 'engagementId', UNKNOWN_ENGAGEMENT);
-      return sendSurvey(c, db, await createSurvey(db, attributes), user, 201);
-    },
-  );
+  app.post('/', describe(resourceCreation('Create a legacy survey', SURVEY, SurveyInput)), async (c) => {
+    const user = c.get('user');
+    const { attributes } = await c.var.body.read();
+    await requireParent(findAccessibleEngagement(db, attributes.engagementId, user), 'engagementId', UNKNOWN_ENGAGEMENT);
+    return sendSurvey(c, db, await createSurvey(db, attributes), user, 201);
+  });
 
-  app.patch(
-    '/:id',
-    describe({ summary: 'Update a legacy survey', body: { resource: SURVEY_TYPE, attributes: SurveyPatch }, answer: { resource: SURVEY } }),
-    async (c) => {
-      const user = c.get('user');
-      const existing = await orNotFound(findSurvey(db, parseId(c.req.param('id')), user), 'survey');
-      const id = existing.id;
-      const { attributes } = await c.var.body.read({ id });
-      await updateSurvey(db, id, attributes);
-      return sendSurvey(c, db, id, user);
-    },
-  );
+  app.patch('/:id', describe(resourceUpdate('Update a legacy survey', SURVEY, SurveyPatch)), async (c) => {
+    const user = c.get('user');
+    const existing = await orNotFound(findSurvey(db, parseId(c.req.param('id')), user), 'survey');
+    const id = existing.id;
+    const { attributes } = await c.var.body.read({ id });
+    await updateSurvey(db, id, attributes);
+    return sendSurvey(c, db, id, user);
+  });
 
   app.delete('/:id', describe({ summary: 'Delete a legacy survey', answer: { empty: true } }), async (c) => {
     const existing = await orNotFound(findSurvey(db, parseId(c.req.param('id')), c.get('user')), 'survey');

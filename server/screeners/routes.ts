@@ -22,7 +22,7 @@ import {
   type ScreenerLanguage,
   type ScreenerStyles,
 } from '@core/model/screener';
-import { REFRESHED_CLONE_SURVEY, SCREENER_SURVEY, SCREENER_SURVEY_TYPE, ScreenerSurveyToggle } from '@core/model/screenerSurvey';
+import { REFRESHED_CLONE_SURVEY, SCREENER_SURVEY, ScreenerSurveyToggle } from '@core/model/screenerSurvey';
 import { requiredText } from '@core/model/fields';
 import type { AppEnv, Deps } from '../context';
 import type { Db } from '../db/open';
@@ -48,6 +48,7 @@ import { rowAtPath } from '../http/pathRow';
 import { memberRead } from '../http/memberRead';
 import { answerList, answerRows } from '../http/listAnswer';
 import { sendList, sendResource, toResource, modelResource } from '../http/serialize';
+import { resourceCreation, resourceUpdate } from '../http/resourceWrites';
 import { describe } from '../openapi/describe';
 
 export { NOT_A_CLONE, SCREENER_HAS_MEDIA_CHANNELS, UNKNOWN_SCREENER_SPONSOR } from './screeners';
@@ -128,30 +129,20 @@ export function screenersRoutes(deps: Deps) {
     }),
   );
 
-  app.post(
-    '/',
-    describe({ summary: 'Create a screener', body: { resource: SCREENER_TYPE, attributes: ScreenerInput }, answer: { resource: SCREENER, status: 201 } }),
-    canEdit,
-    async (c) => {
-      const user = c.get('user');
-      const { attributes, relationships } = await c.var.body.read();
-      const id = await createScreener(db, user, attributes, relationships);
-      return sendScreener(c, db, id, 201);
-    },
-  );
+  app.post('/', describe(resourceCreation('Create a screener', SCREENER, ScreenerInput)), canEdit, async (c) => {
+    const user = c.get('user');
+    const { attributes, relationships } = await c.var.body.read();
+    const id = await createScreener(db, user, attributes, relationships);
+    return sendScreener(c, db, id, 201);
+  });
 
-  app.patch(
-    '/:id',
-    describe({ summary: 'Update a screener', body: { resource: SCREENER_TYPE, attributes: ScreenerPatch }, answer: { resource: SCREENER } }),
-    canEdit,
-    async (c) => {
-      const user = c.get('user');
-      const { id, row: existing } = await rowAtPath(c, 'screener', (id) => findScreener(db, id, user));
-      const { attributes, relationships } = await c.var.body.read({ id });
-      await updateScreener(db, existing, attributes, relationships);
-      return sendScreener(c, db, id);
-    },
-  );
+  app.patch('/:id', describe(resourceUpdate('Update a screener', SCREENER, ScreenerPatch)), canEdit, async (c) => {
+    const user = c.get('user');
+    const { id, row: existing } = await rowAtPath(c, 'screener', (id) => findScreener(db, id, user));
+    const { attributes, relationships } = await c.var.body.read({ id });
+    await updateScreener(db, existing, attributes, relationships);
+    return sendScreener(c, db, id);
+  });
 
   app.delete('/:id', describe({ summary: 'Delete a screener', answer: { empty: true } }), canEdit, async (c) => {
     const id = parseId(c.req.param('id'));
@@ -161,20 +152,15 @@ export function screenersRoutes(deps: Deps) {
   });
 
   // Cloning: POST /api/screeners/{id}/clone (optional attributes.title), answering the copy.
-  app.post(
-    '/:id/clone',
-    describe({ summary: 'Clone a screener', body: { resource: SCREENER_TYPE, attributes: CloneInput }, answer: { resource: SCREENER, status: 201 } }),
-    canEdit,
-    async (c) => {
-      const user = c.get('user');
-      const { row: source } = await rowAtPath(c, 'screener', (id) => findScreener(db, id, user));
-      // The body is optional: without one the copy is titled "{title} (Copy)".
-      const hasBody = c.req.header('content-type') !== undefined || Number(c.req.header('content-length') ?? 0) > 0;
-      const { attributes } = hasBody ? await c.var.body.read() : { attributes: {} as v.InferOutput<typeof CloneInput> };
-      const id = await createClone(db, source, attributes.title ?? `${source.title} (Copy)`, user.id);
-      return sendScreener(c, db, id, 201);
-    },
-  );
+  app.post('/:id/clone', describe(resourceCreation('Clone a screener', SCREENER, CloneInput)), canEdit, async (c) => {
+    const user = c.get('user');
+    const { row: source } = await rowAtPath(c, 'screener', (id) => findScreener(db, id, user));
+    // The body is optional: without one the copy is titled "{title} (Copy)".
+    const hasBody = c.req.header('content-type') !== undefined || Number(c.req.header('content-length') ?? 0) > 0;
+    const { attributes } = hasBody ? await c.var.body.read() : { attributes: {} as v.InferOutput<typeof CloneInput> };
+    const id = await createClone(db, source, attributes.title ?? `${source.title} (Copy)`, user.id);
+    return sendScreener(c, db, id, 201);
+  });
 
   app.delete('/clone/:id', describe({ summary: 'Delete a screener clone', answer: { empty: true } }), canEdit, async (c) => {
     const { row: existing } = await rowAtPath(c, 'screener', (id) => findScreener(db, id, c.get('user')));
@@ -208,24 +194,15 @@ export function screenersRoutes(deps: Deps) {
   );
 
   // toggle_active of one of a screener's survey links.
-  app.patch(
-    '/surveys/:id',
-    describe({
-      summary: "Turn a screener's survey on or off",
-      body: { resource: SCREENER_SURVEY_TYPE, attributes: ScreenerSurveyToggle },
-      answer: { resource: SCREENER_SURVEY },
-    }),
-    canEdit,
-    async (c) => {
-      // The same check as the link's other writes: a link out of reach answers like a missing one.
-      const { id } = await editableScreenerSurveyLink(db, parseId(c.req.param('id')), c.get('user'));
-      await c.var.body.read({ id });
-      const toggled = await toggleScreenerSurveyLink(db, id);
-      const answer = toggled !== undefined && (await readScreenerSurveyLink(db, toggled));
-      if (!answer) throw notFound('screener survey');
-      return sendResource(c, answer);
-    },
-  );
+  app.patch('/surveys/:id', describe(resourceUpdate("Turn a screener's survey on or off", SCREENER_SURVEY, ScreenerSurveyToggle)), canEdit, async (c) => {
+    // The same check as the link's other writes: a link out of reach answers like a missing one.
+    const { id } = await editableScreenerSurveyLink(db, parseId(c.req.param('id')), c.get('user'));
+    await c.var.body.read({ id });
+    const toggled = await toggleScreenerSurveyLink(db, id);
+    const answer = toggled !== undefined && (await readScreenerSurveyLink(db, toggled));
+    if (!answer) throw notFound('screener survey');
+    return sendResource(c, answer);
+  });
 
   return app;
 }

@@ -33,6 +33,7 @@ import {
   screenerSurveyResource,
   updateScreenerSurveyLink,
 } from './surveyLinks';
+import { resourceCreation, resourceUpdate } from '../http/resourceWrites';
 import { describe } from '../openapi/describe';
 import { chooseFromList } from '@core/validation/chooseFromList';
 
@@ -73,11 +74,7 @@ export function screenerSurveysRoutes(deps: Deps) {
 
   app.post(
     '/',
-    describe({
-      summary: 'Add a survey to a screener',
-      body: { resource: SCREENER_SURVEY_TYPE, attributes: ScreenerSurveyInput },
-      answer: { resource: SCREENER_SURVEY, status: 201 },
-    }),
+    describe(resourceCreation('Add a survey to a screener', SCREENER_SURVEY, ScreenerSurveyInput)),
     canEdit,
     createUnder(
       link,
@@ -91,11 +88,7 @@ export function screenerSurveysRoutes(deps: Deps) {
 
   app.patch(
     '/:id',
-    describe({
-      summary: "Update a screener's survey",
-      body: { resource: SCREENER_SURVEY_TYPE, attributes: ScreenerSurveyPatch },
-      answer: { resource: SCREENER_SURVEY },
-    }),
+    describe(resourceUpdate("Update a screener's survey", SCREENER_SURVEY, ScreenerSurveyPatch)),
     canEdit,
     updateAtPath(link, (found, attributes: v.InferOutput<typeof ScreenerSurveyPatch>) => updateScreenerSurveyLink(db, found, attributes)),
   );

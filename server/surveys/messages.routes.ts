@@ -27,6 +27,7 @@ import {
   versionMessagePage,
   type VersionMessageRow as Row,
 } from './versionMessages';
+import { resourceCreation, resourceUpdate } from '../http/resourceWrites';
 import { describe } from '../openapi/describe';
 import { chooseFromList } from '@core/validation/chooseFromList';
 
@@ -71,11 +72,7 @@ export function oFormMessagesRoutes(app: Hono<AppEnv>, db: Db) {
 
   app.post(
     '/o-form-messages',
-    describe({
-      summary: 'Create a survey message',
-      body: { resource: OFORM_MESSAGE_TYPE, attributes: SurveyMessageInput },
-      answer: { resource: OFORM_MESSAGE, status: 201 },
-    }),
+    describe(resourceCreation('Create a survey message', OFORM_MESSAGE, SurveyMessageInput)),
     createUnder(
       message,
       { key: 'oFormVersionId', find: (id, user) => findForm(db, id, user), unknown: UNKNOWN_VERSION },
@@ -85,11 +82,7 @@ export function oFormMessagesRoutes(app: Hono<AppEnv>, db: Db) {
 
   app.patch(
     '/o-form-messages/:id',
-    describe({
-      summary: 'Update a survey message',
-      body: { resource: OFORM_MESSAGE_TYPE, attributes: SurveyMessagePatch },
-      answer: { resource: OFORM_MESSAGE },
-    }),
+    describe(resourceUpdate('Update a survey message', OFORM_MESSAGE, SurveyMessagePatch)),
     updateAtPath(message, ({ existing, form }, attributes: v.InferOutput<typeof SurveyMessagePatch>) =>
       updateVersionMessage(db, form.id, existing.id, attributes.message),
     ),

@@ -6,7 +6,7 @@
  */
 import type { Hono } from 'hono';
 import type * as v from 'valibot';
-import { ContainerInput, ContainerPatch, OFORM_CONTAINER, OFORM_CONTAINER_TYPE } from '@core/model/surveyDoc';
+import { ContainerInput, ContainerPatch, OFORM_CONTAINER } from '@core/model/surveyDoc';
 import type { AppEnv, AuthUser } from '../context';
 import type { Db } from '../db/open';
 import { createContainer, deleteContainer, findContainer, updateContainer } from './pages';
@@ -15,6 +15,7 @@ import { loadStructure } from './structure';
 import { findForm } from './versions';
 import { memberRead, type MemberDocument, type MemberQuery } from '../http/memberRead';
 import { createUnder, deleteAtPath, updateAtPath } from '../http/memberWrites';
+import { resourceCreation, resourceUpdate } from '../http/resourceWrites';
 import { describe } from '../openapi/describe';
 import { chooseFromList } from '@core/validation/chooseFromList';
 
@@ -44,11 +45,7 @@ export function oFormContainersRoutes(app: Hono<AppEnv>, db: Db) {
 
   app.post(
     '/o-form-containers',
-    describe({
-      summary: 'Create a survey page',
-      body: { resource: OFORM_CONTAINER_TYPE, attributes: ContainerInput },
-      answer: { resource: OFORM_CONTAINER, status: 201 },
-    }),
+    describe(resourceCreation('Create a survey page', OFORM_CONTAINER, ContainerInput)),
     createUnder(
       page,
       { key: 'oFormId', find: (id, user) => findForm(db, id, user), unknown: UNKNOWN_VERSION },
@@ -58,7 +55,7 @@ export function oFormContainersRoutes(app: Hono<AppEnv>, db: Db) {
 
   app.patch(
     '/o-form-containers/:id',
-    describe({ summary: 'Update a survey page', body: { resource: OFORM_CONTAINER_TYPE, attributes: ContainerPatch }, answer: { resource: OFORM_CONTAINER } }),
+    describe(resourceUpdate('Update a survey page', OFORM_CONTAINER, ContainerPatch)),
     updateAtPath(page, (context, attributes: v.InferOutput<typeof ContainerPatch>) => updateContainer(db, context, attributes)),
   );
 

@@ -6,7 +6,7 @@
  */
 import type { Hono } from 'hono';
 import type * as v from 'valibot';
-import { FieldInput, FieldPatch, OFORM_FIELD, OFORM_FIELD_TYPE } from '@core/model/surveyDoc';
+import { FieldInput, FieldPatch, OFORM_FIELD } from '@core/model/surveyDoc';
 import type { AppEnv, AuthUser } from '../context';
 import type { Db } from '../db/open';
 import { findContainer } from './pages';
@@ -15,6 +15,7 @@ import { fieldResource, toField } from './serialize';
 import { loadStructure } from './structure';
 import { memberRead, type MemberDocument, type MemberQuery } from '../http/memberRead';
 import { createUnder, deleteAtPath, updateAtPath } from '../http/memberWrites';
+import { resourceCreation, resourceUpdate } from '../http/resourceWrites';
 import { describe } from '../openapi/describe';
 import { chooseFromList } from '@core/validation/chooseFromList';
 
@@ -37,11 +38,7 @@ export function oFormFieldsRoutes(app: Hono<AppEnv>, db: Db) {
 
   app.post(
     '/o-form-fields',
-    describe({
-      summary: 'Create a survey question',
-      body: { resource: OFORM_FIELD_TYPE, attributes: FieldInput },
-      answer: { resource: OFORM_FIELD, status: 201 },
-    }),
+    describe(resourceCreation('Create a survey question', OFORM_FIELD, FieldInput)),
     createUnder(
       question,
       { key: 'containerId', find: (id, user) => findContainer(db, id, user), unknown: UNKNOWN_CONTAINER },
@@ -57,7 +54,7 @@ export function oFormFieldsRoutes(app: Hono<AppEnv>, db: Db) {
 
   app.patch(
     '/o-form-fields/:id',
-    describe({ summary: 'Update a survey question', body: { resource: OFORM_FIELD_TYPE, attributes: FieldPatch }, answer: { resource: OFORM_FIELD } }),
+    describe(resourceUpdate('Update a survey question', OFORM_FIELD, FieldPatch)),
     updateAtPath(question, (context, attributes: v.InferOutput<typeof FieldPatch>, user) => updateQuestion(db, user, context, attributes)),
   );
 

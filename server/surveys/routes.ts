@@ -28,6 +28,7 @@ import { parseListQuery, type ListSpec } from '../http/query';
 import { rowAtPath } from '../http/pathRow';
 import { memberRead } from '../http/memberRead';
 import { answerList } from '../http/listAnswer';
+import { resourceCreation, resourceUpdate } from '../http/resourceWrites';
 import { describe } from '../openapi/describe';
 
 const formListSpec: ListSpec<(typeof OFORM_SORTS)[number], FormFilter> = {
@@ -64,31 +65,23 @@ export function oFormsRoutes(app: Hono<AppEnv>, db: Db) {
     }),
   );
 
-  app.post(
-    '/o-forms',
-    describe({ summary: 'Create a versioned survey', body: { resource: OFORM_TYPE, attributes: NewSurveyInput }, answer: { resource: OFORM, status: 201 } }),
-    async (c) => {
-      const user = c.get('user');
-      const { attributes, relationships } = await c.var.body.read();
-      const engagement = await requireParent(findAccessibleEngagement(db, attributes.engagementId, user), 'engagementId', UNKNOWN_ENGAGEMENT);
-      const languageIds = await readLanguagesRelationship(db, relationships);
-      const id = await createSurvey(db, attributes, engagement, languageIds);
-      return sendForm(c, db, id, user, 201);
-    },
-  );
+  app.post('/o-forms', describe(resourceCreation('Create a versioned survey', OFORM, NewSurveyInput)), async (c) => {
+    const user = c.get('user');
+    const { attributes, relationships } = await c.var.body.read();
+    const engagement = await requireParent(findAccessibleEngagement(db, attributes.engagementId, user), 'engagementId', UNKNOWN_ENGAGEMENT);
+    const languageIds = await readLanguagesRelationship(db, relationships);
+    const id = await createSurvey(db, attributes, engagement, languageIds);
+    return sendForm(c, db, id, user, 201);
+  });
 
-  app.patch(
-    '/o-forms/:id',
-    describe({ summary: 'Update a versioned survey', body: { resource: OFORM_TYPE, attributes: SurveyVersionPatch }, answer: { resource: OFORM } }),
-    async (c) => {
-      const user = c.get('user');
-      const { id } = await rowAtPath(c, 'survey', (id) => findForm(db, id, user));
-      const { attributes, relationships } = await c.var.body.read({ id });
-      const languageIds = await readLanguagesRelationship(db, relationships);
-      await updateSurvey(db, id, attributes, languageIds);
-      return sendForm(c, db, id, user);
-    },
-  );
+  app.patch('/o-forms/:id', describe(resourceUpdate('Update a versioned survey', OFORM, SurveyVersionPatch)), async (c) => {
+    const user = c.get('user');
+    const { id } = await rowAtPath(c, 'survey', (id) => findForm(db, id, user));
+    const { attributes, relationships } = await c.var.body.read({ id });
+    const languageIds = await readLanguagesRelationship(db, relationships);
+    await updateSurvey(db, id, attributes, languageIds);
+    return sendForm(c, db, id, user);
+  });
 
   app.delete('/o-forms/:id', describe({ summary: 'Delete a versioned survey', answer: { empty: true } }), async (c) => {
     const { id } = await rowAtPath(c, 'survey', (id) => findForm(db, id, c.get('user')));

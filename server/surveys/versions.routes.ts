@@ -13,6 +13,7 @@ import { findForm, type FormRow } from './versions';
 import { memberRead } from '../http/memberRead';
 import { rowMember, updateAtPath } from '../http/memberWrites';
 import { toResource } from '../http/serialize';
+import { resourceUpdate } from '../http/resourceWrites';
 import { describe } from '../openapi/describe';
 
 const versionResource = (row: Pick<FormRow, 'id' | 'identity' | 'version' | 'isApproved' | 'approvedAt'>) =>
@@ -36,11 +37,7 @@ export function oFormVersionsRoutes(app: Hono<AppEnv>, db: Db) {
   /** Approves a version once; the identity's previously approved version stops being the approved one. */
   app.patch(
     '/o-form-versions/:id',
-    describe({
-      summary: 'Update a survey version (approve, rename)',
-      body: { resource: OFORM_VERSION_TYPE, attributes: VersionApprovalPatch },
-      answer: { resource: OFORM_VERSION },
-    }),
+    describe(resourceUpdate('Update a survey version (approve, rename)', OFORM_VERSION, VersionApprovalPatch)),
     updateAtPath(version, (existing, _attributes: v.InferOutput<typeof VersionApprovalPatch>, user) =>
       approveVersion(db, { id: existing.id, identity: existing.identity }, user.id),
     ),
