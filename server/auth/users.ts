@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { InferOutput } from 'valibot';
 import { ROLE_NAMES, type RoleName, type User, type USER } from '@core/model/user';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/open';
 import { roles, sponsors, userRoles, userSiteLocations, userSponsors, users } from '../db/schema';
 
@@ -33,23 +34,36 @@ export interface UserLink {
   name: string;
 }
 
-/** The roles of these users, by name. */
-export const rolesOfUsers = (db: Db, ids: number[]): Promise<UserLink[]> =>
+type IdColumn = AnyPgColumn<{ data: number; notNull: true }>;
+
+/** A link table from users (`link`: its user and linked columns) to the named rows of `linked`. */
+interface UserLinkTables {
+  readonly link: { readonly table: PgTable; readonly userId: IdColumn; readonly linkedId: IdColumn };
+  readonly linked: { readonly table: PgTable; readonly id: IdColumn; readonly name: AnyPgColumn<{ data: string; notNull: true }> };
+}
+
+/** The rows these users are linked to through `link`, by name. */
+const linkedToUsers = (db: Db, ids: number[], { link, linked }: UserLinkTables): Promise<UserLink[]> =>
   db
-    .select({ userId: userRoles.userId, id: roles.id, name: roles.name })
-    .from(userRoles)
-    .innerJoin(roles, eq(roles.id, userRoles.roleId))
-    .where(inArray(userRoles.userId, ids))
-    .orderBy(asc(roles.name));
+    .select({ userId: link.userId, id: linked.id, name: linked.name })
+    .from(link.table)
+    .innerJoin(linked.table, eq(linked.id, link.linkedId))
+    .where(inArray(link.userId, ids))
+    .orderBy(asc(linked.name));
+
+/** The roles of these users, by name. */
+export const rolesOfUsers = (db: Db, ids: number[]) =>
+  linkedToUsers(db, ids, {
+    link: { table: userRoles, userId: userRoles.userId, linkedId: userRoles.roleId },
+    linked: { table: roles, id: roles.id, name: roles.name },
+  });
 
 /** The sponsors these users work for, by name. */
-export const sponsorsOfUsers = (db: Db, ids: number[]): Promise<UserLink[]> =>
-  db
-    .select({ userId: userSponsors.userId, id: sponsors.id, name: sponsors.name })
-    .from(userSponsors)
-    .innerJoin(sponsors, eq(sponsors.id, userSponsors.sponsorId))
-    .where(inArray(userSponsors.userId, ids))
-    .orderBy(asc(sponsors.name));
+export const sponsorsOfUsers = (db: Db, ids: number[]) =>
+  linkedToUsers(db, ids, {
+    link: { table: userSponsors, userId: userSponsors.userId, linkedId: userSponsors.sponsorId },
+    linked: { table: sponsors, id: sponsors.id, name: sponsors.name },
+  });
 
 /** A user with their roles and sponsors, as the API and the guards need them. */
 export async function loadUser(db: Db, id: number): Promise<(User & { row: UserRow }) | null> {

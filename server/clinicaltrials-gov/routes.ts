@@ -37,6 +37,9 @@ const ImportDocument = v.object({
   }),
 });
 
+/** The preview and the import: the same document read, the same plan answered. */
+const PLAN_CALL = { body: { json: ImportDocument }, answer: { document: CtgovPlanDocument } } as const;
+
 const planMeta = (plan: SyncPlan): CtgovPlan => ({
   nctId: plan.nctId,
   title: plan.title,
@@ -53,7 +56,7 @@ export function clinicalTrialsGovRoutes(deps: Deps) {
   app.use('*', requireRole(...STAFF_ADMIN_ROLES));
 
   /** The plan for the request's study and engagement, or the error that says what is wrong. */
-  async function planOf(c: Context<AppEnv & BodyEnv<{ json: typeof ImportDocument }>>) {
+  async function planOf(c: Context<AppEnv & BodyEnv<(typeof PLAN_CALL)['body']>>) {
     const engagement = await findAccessibleEngagement(db, parseId(c.req.param('engagementId') ?? ''), c.get('user'));
     if (!engagement) throw notFound('engagement');
     const parsed = await c.var.body.read();
@@ -96,41 +99,29 @@ export function clinicalTrialsGovRoutes(deps: Deps) {
 
   app.post(
     '/preview/:engagementId',
-    describe({
-      summary: "Preview an engagement's sites from a ClinicalTrials.gov study (writes nothing)",
-      body: { json: ImportDocument },
-      answer: { document: CtgovPlanDocument },
-    }),
+    describe({ summary: "Preview an engagement's sites from a ClinicalTrials.gov study (writes nothing)", ...PLAN_CALL }),
     async (c) => {
       const { plan } = await planOf(c);
       return sendDocument(c, { meta: planMeta(plan) });
     },
   );
 
-  app.post(
-    '/import/:engagementId',
-    describe({
-      summary: "Import an engagement's sites from a ClinicalTrials.gov study",
-      body: { json: ImportDocument },
-      answer: { document: CtgovPlanDocument },
-    }),
-    async (c) => {
-      const { engagement, plan } = await planOf(c);
-      const applied = await applySync(db, engagement.id, plan).catch((error: unknown) => {
-        if (pgErrorCode(error).code === '23505') throw conflict(IMPORT_RACE);
-        throw error;
-      });
-      c.set('audit', {
-        entity: 'clinicaltrials-gov/import',
-        entityId: engagement.id,
-        action: 'import',
-        meta: { nctId: plan.nctId, new: plan.new.length, changed: plan.changed.length, closed: plan.closed.length, siteLocationIds: applied.siteLocationIds },
-      });
-      // Sites now offered: the engagement's noTrialSites leads within reach are matched to them.
-      await matchLeadsToSites(deps, [engagement.id]);
-      return sendDocument(c, { meta: planMeta(plan) });
-    },
-  );
+  app.post('/import/:engagementId', describe({ summary: "Import an engagement's sites from a ClinicalTrials.gov study", ...PLAN_CALL }), async (c) => {
+    const { engagement, plan } = await planOf(c);
+    const applied = await applySync(db, engagement.id, plan).catch((error: unknown) => {
+      if (pgErrorCode(error).code === '23505') throw conflict(IMPORT_RACE);
+      throw error;
+    });
+    c.set('audit', {
+      entity: 'clinicaltrials-gov/import',
+      entityId: engagement.id,
+      action: 'import',
+      meta: { nctId: plan.nctId, new: plan.new.length, changed: plan.changed.length, closed: plan.closed.length, siteLocationIds: applied.siteLocationIds },
+    });
+    // Sites now offered: the engagement's noTrialSites leads within reach are matched to them.
+    await matchLeadsToSites(deps, [engagement.id]);
+    return sendDocument(c, { meta: planMeta(plan) });
+  });
 
   return app;
 }

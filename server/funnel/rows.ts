@@ -5,6 +5,7 @@
  */
 import { inArray } from 'drizzle-orm';
 import { FUNNEL_STAGES, viewsTrackedBy, type FunnelCounts, type FunnelGrouping, type FunnelRowAttributes } from '@core/model/funnel';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/open';
 import { engagements, languages, mediaChannels, siteLocations } from '../db/schema';
 import { funnelCounts, type FunnelRequest } from './counts';
@@ -22,34 +23,30 @@ const WITHOUT_KEY: Record<FunnelGrouping, string> = {
   hiddenField: 'No value',
 };
 
+type IdColumn = AnyPgColumn<{ data: number; notNull: true }>;
+type NameColumn = AnyPgColumn<{ data: string; notNull: true }>;
+
 const ids = (keys: readonly string[]) => keys.map(Number).filter((n) => Number.isInteger(n) && n > 0);
 
 /** The names of the groups' keys, for the groupings keyed by id or code. */
 async function namesOf(db: Db, groupBy: FunnelGrouping, keys: string[]): Promise<Map<string, string>> {
   if (keys.length === 0) return new Map();
   const pairs = async (rows: Promise<{ id: number | string; name: string }[]>) => new Map((await rows).map((r) => [String(r.id), r.name]));
+  /** The rows of `table` the keys name by id, each with its `name` column. */
+  const byId = (table: PgTable, id: IdColumn, name: NameColumn) =>
+    pairs(
+      db
+        .select({ id, name })
+        .from(table)
+        .where(inArray(id, ids(keys))),
+    );
   switch (groupBy) {
     case 'mediaChannel':
-      return pairs(
-        db
-          .select({ id: mediaChannels.id, name: mediaChannels.title })
-          .from(mediaChannels)
-          .where(inArray(mediaChannels.id, ids(keys))),
-      );
+      return byId(mediaChannels, mediaChannels.id, mediaChannels.title);
     case 'engagement':
-      return pairs(
-        db
-          .select({ id: engagements.id, name: engagements.name })
-          .from(engagements)
-          .where(inArray(engagements.id, ids(keys))),
-      );
+      return byId(engagements, engagements.id, engagements.name);
     case 'site':
-      return pairs(
-        db
-          .select({ id: siteLocations.id, name: siteLocations.name })
-          .from(siteLocations)
-          .where(inArray(siteLocations.id, ids(keys))),
-      );
+      return byId(siteLocations, siteLocations.id, siteLocations.name);
     case 'language':
       return pairs(db.select({ id: languages.isoCode, name: languages.name }).from(languages).where(inArray(languages.isoCode, keys)));
     case 'week':

@@ -9,10 +9,10 @@ import { LeadAttributes, SiteSearchAttributes } from '@core/participant/requests
 import type { Context } from 'hono';
 import type { AppEnv } from '../context';
 import { CONTACT_FIELD_TYPE } from '@core/model/contactField';
-import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
+import type { ParticipantAnswer } from '@core/participant/responses';
 import { nowOf, type Deps } from '../context';
 import { sendDocument, toResource } from '../http/serialize';
-import { MISSING_CONTACT_TOKEN, openSubmission, PLACE_QUERY, type ParticipantApp, describeParticipantCall } from '../participant';
+import { MISSING_CONTACT_TOKEN, openSubmission, PLACE_QUERY, type ParticipantApp, participantCall } from '../participant';
 import { parseParams } from '../http/params';
 import { contactMatcherOf } from '../security/contactMatch';
 import { phiOf } from '../security/phi';
@@ -42,11 +42,11 @@ export function participantLeadRoutes(app: ParticipantApp, deps: Deps) {
   // The widget POSTs the place in the body with the token (no ZIP in an address, no preflight).
   app.post(
     '/o-form-submission-lead-fields/:submissionId',
-    describeParticipantCall({
+    participantCall({
       summary,
       access: 'participant',
-      body: { resource: null, attributes: SiteSearchAttributes },
-      answer: { document: PARTICIPANT_ANSWERS.leadFields },
+      attributes: SiteSearchAttributes,
+      answer: 'leadFields',
     }),
     (c) =>
       leadFields(c, async () => {
@@ -57,22 +57,23 @@ export function participantLeadRoutes(app: ParticipantApp, deps: Deps) {
   );
   app.get(
     '/o-form-submission-lead-fields/:submissionId',
-    describeParticipantCall({
+    participantCall({
       summary,
       access: 'participant',
       query: LEAD_PLACE_QUERY,
-      answer: { document: PARTICIPANT_ANSWERS.leadFields },
+      answer: 'leadFields',
     }),
     (c) => leadFields(c, () => parseParams(LEAD_PLACE_QUERY, (name) => c.req.query(name))),
   );
 
   app.post(
     '/o-form-submission-lead/:submissionId',
-    describeParticipantCall({
+    participantCall({
       summary: 'Participant: leave contact details and consent at notQualified, noTrialSites or notActive',
       access: 'participant',
-      body: { resource: null, attributes: LeadAttributes },
-      answer: { document: PARTICIPANT_ANSWERS.lead, status: 201 },
+      attributes: LeadAttributes,
+      answer: 'lead',
+      status: 201,
     }),
     async (c) => {
       const submission = await openSubmission(deps, c, MISSING_CONTACT_TOKEN);

@@ -15,6 +15,7 @@ import { authenticate, requireRole, STAFF_ADMIN_ROLES } from '../auth/guards';
 import { notFound } from '../http/errors';
 import { parseId, type ListSpec } from '../http/query';
 import { memberRead } from '../http/memberRead';
+import { rowAtPath } from '../http/pathRow';
 import { answerRows } from '../http/listAnswer';
 import { sendDocument, toResource } from '../http/serialize';
 import { phiOf } from '../security/phi';
@@ -86,9 +87,7 @@ export function leadsRoutes(deps: Deps) {
     '/:id/reveal',
     describe({ summary: "A lead's contact values (recorded in the audit trail)", answer: { document: LeadRevealedDocument } }),
     async (c) => {
-      const id = parseId(c.req.param('id'));
-      const values = await revealLead(db, phiOf(deps), c.get('user'), id);
-      if (!values) throw notFound('lead');
+      const { id, row: values } = await rowAtPath(c, 'lead', (leadId) => revealLead(db, phiOf(deps), c.get('user'), leadId));
       // The event names the lead; the values it answered are never copied into the trail.
       c.set('audit', { entity: LEAD_TYPE, entityId: id, action: 'reveal' });
       c.header('Cache-Control', 'no-store');

@@ -15,7 +15,7 @@ import { toFieldIssues, type FieldIssue } from '@core/model/fields';
 import { ACCEPT_TERMS, checkContact, contactValues, type ContactFormField } from '@core/survey/contact';
 import { message } from '@core/validation/messages';
 import { ContactAttributes } from '@core/participant/requests';
-import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
+import type { ParticipantAnswer } from '@core/participant/responses';
 import { nowOf, type Deps } from '../context';
 import { conflict, invalid } from '../http/errors';
 import { parseId } from '../http/query';
@@ -34,7 +34,7 @@ import { messageOptionsOf, participantPhone, sendMessagesSoon, smsConsentText } 
 export const SMS_CONSENT_NEEDS_PHONE = 'A text message needs a phone number: enter one, or leave this box unticked.';
 import { phiOf } from '../security/phi';
 import { contactMatcherOf } from '../security/contactMatch';
-import { describeParticipantCall } from './callDescription';
+import { participantCall } from './callDescription';
 
 const ContactDocument = v.object({ data: v.object({ type: v.optional(v.string()), attributes: ContactAttributes }) });
 
@@ -45,11 +45,12 @@ export function participantOFormSubmissionContactRoutes(app: ParticipantApp, dep
 
   app.post(
     '/o-form-submission-contact/:submissionId',
-    describeParticipantCall({
+    participantCall({
       summary: 'Participant: send contact details and the chosen site',
       access: 'participant',
       body: { json: ContactDocument },
-      answer: { document: PARTICIPANT_ANSWERS.contact, status: 201 },
+      answer: 'contact',
+      status: 201,
     }),
     async (c) => {
       const submission = await openSubmission(deps, c, MISSING_CONTACT_TOKEN);

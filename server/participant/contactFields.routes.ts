@@ -2,10 +2,10 @@
  * POST (or GET) /api/o-forms/o-form-submission-contact-fields/:submissionId: the screener's contact
  * fields. The widget POSTs with the token in the body (no preflight); GET with the header answers the same.
  */
-import { describeParticipantCall } from './callDescription';
+import { participantCall, type ParticipantCall } from './callDescription';
 import { assertRunNotEnded } from './access';
 import { CONTACT_FIELD_TYPE } from '@core/model/contactField';
-import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
+import type { ParticipantAnswer } from '@core/participant/responses';
 import { nowOf, type Deps } from '../context';
 import { sendDocument, toResource } from '../http/serialize';
 import { assertComplete, openSubmission, screenerContactFields, type ParticipantApp } from './api';
@@ -14,14 +14,13 @@ import { smsConsentText } from '../messages';
 import { runOfSubmission } from './runSurvey';
 import { markSiteSelected, qualify } from './qualification';
 import { phiOf } from '../security/phi';
-import type { RouteDoc } from '../openapi/describe';
 import type { Context } from 'hono';
 import type { AppEnv } from '../context';
 
 export function participantOFormSubmissionContactFieldsRoutes(app: ParticipantApp, deps: Deps) {
   const { db } = deps;
 
-  const doc: RouteDoc = { summary: "Participant: the contact form's fields", access: 'participant', answer: { document: PARTICIPANT_ANSWERS.contactFields } };
+  const doc = { summary: "Participant: the contact form's fields", access: 'participant', answer: 'contactFields' } satisfies ParticipantCall;
   const contactForm = async (c: Context<AppEnv>) => {
     const submission = await openSubmission(deps, c);
     assertRunNotEnded(submission, 'submission');
@@ -42,6 +41,6 @@ export function participantOFormSubmissionContactFieldsRoutes(app: ParticipantAp
     const messages = fields.some((f) => f.fieldType === 'phone') ? { ...pair, sms: smsConsentText(submission.language) } : pair;
     return sendDocument(c, { data, meta: { outcome: 'trialSiteSelected', messages } satisfies ParticipantAnswer<'contactFields'>['meta'] });
   };
-  app.post('/o-form-submission-contact-fields/:submissionId', describeParticipantCall(doc), contactForm);
-  app.get('/o-form-submission-contact-fields/:submissionId', describeParticipantCall(doc), contactForm);
+  app.post('/o-form-submission-contact-fields/:submissionId', participantCall(doc), contactForm);
+  app.get('/o-form-submission-contact-fields/:submissionId', participantCall(doc), contactForm);
 }

@@ -3,8 +3,8 @@
  * The widget POSTs with the token in the body (a CORS simple request, no preflight); GET with the
  * token header answers the same.
  */
-import { describeParticipantCall } from './callDescription';
-import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
+import { participantCall, type ParticipantCall } from './callDescription';
+import type { ParticipantAnswer } from '@core/participant/responses';
 import { OUTCOMES, type Outcome } from '@core/survey/runner';
 import { nowOf, type Deps } from '../context';
 import { sendDocument } from '../http/serialize';
@@ -12,7 +12,6 @@ import { tokenSubmission, type ParticipantApp } from './api';
 import { outcomeMessages } from './messages';
 import { runOfSubmission } from './runSurvey';
 import { retakeWindow } from './retakes';
-import type { RouteDoc } from '../openapi/describe';
 import type { Context } from 'hono';
 import type { AppEnv } from '../context';
 
@@ -24,11 +23,11 @@ export function participantOFormSubmissionOutcomeRoutes(app: ParticipantApp, dep
    * channel's retake window still holds (then the widget shows the outcome again, not a fresh
    * survey). Reads only.
    */
-  const doc: RouteDoc = {
+  const doc = {
     summary: "Participant: the submission's outcome and whether the channel's retake window still holds",
     access: 'participant',
-    answer: { document: PARTICIPANT_ANSWERS.outcome },
-  };
+    answer: 'outcome',
+  } satisfies ParticipantCall;
   const outcomeOf = async (c: Context<AppEnv>) => {
     const submission = await tokenSubmission(deps, c);
     const target = await runOfSubmission(db, submission);
@@ -49,6 +48,6 @@ export function participantOFormSubmissionOutcomeRoutes(app: ParticipantApp, dep
       },
     } satisfies ParticipantAnswer<'outcome'>);
   };
-  app.post('/o-form-submission-outcome/:id', describeParticipantCall(doc), outcomeOf);
-  app.get('/o-form-submission-outcome/:id', describeParticipantCall(doc), outcomeOf);
+  app.post('/o-form-submission-outcome/:id', participantCall(doc), outcomeOf);
+  app.get('/o-form-submission-outcome/:id', participantCall(doc), outcomeOf);
 }

@@ -1,7 +1,6 @@
 /** /api/o-forms/o-form-container-entries: a submission's page entries (open one, read one with its answers). */
-import { describeParticipantCall } from './callDescription';
+import { participantCall, type ParticipantCall } from './callDescription';
 import { EntryAttributes } from '@core/participant/requests';
-import { PARTICIPANT_ANSWERS } from '@core/participant/responses';
 import { FIELD_ENTRY_TYPE } from '@core/participant/wire';
 import type { Deps } from '../context';
 import { conflict, invalid, notFound, unauthorized } from '../http/errors';
@@ -17,7 +16,6 @@ import { mayEnter, participantPath } from './path';
 import { pageEntryAnswers } from './pageAnswers';
 import { openAnswer } from '../security/sealedAnswer';
 import { phiOf } from '../security/phi';
-import type { RouteDoc } from '../openapi/describe';
 import type { Context } from 'hono';
 import type { AppEnv } from '../context';
 
@@ -31,11 +29,12 @@ export function participantOFormContainerEntriesRoutes(app: ParticipantApp, deps
   /** A page entry of the submission the token opens (a page; or a child container's entry under its page entry). */
   app.post(
     '/o-form-container-entries',
-    describeParticipantCall({
+    participantCall({
       summary: 'Participant: open a page of the submission',
       access: 'participant',
-      body: { resource: null, attributes: EntryAttributes },
-      answer: { document: PARTICIPANT_ANSWERS.entry, status: 201 },
+      attributes: EntryAttributes,
+      answer: 'entry',
+      status: 201,
     }),
     async (c) => {
       if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.createEntry);
@@ -80,12 +79,12 @@ export function participantOFormContainerEntriesRoutes(app: ParticipantApp, deps
 
   /** A page entry with its answers (include=oFormFieldEntries); meta.answers maps field identity to value. */
   // The widget POSTs (the token in the body: no preflight for a resume); GET with the header answers the same.
-  const readDoc: RouteDoc = {
+  const readDoc = {
     summary: 'Participant: read a page of the submission with its answers',
     access: 'participant',
     query: ENTRY_QUERY,
-    answer: { document: PARTICIPANT_ANSWERS.entryAnswers },
-  };
+    answer: 'entryAnswers',
+  } satisfies ParticipantCall;
   const entryWithAnswers = async (c: Context<AppEnv>) => {
     if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.read);
     const { include } = parseParams(ENTRY_QUERY, (name) => c.req.query(name));
@@ -112,6 +111,6 @@ export function participantOFormContainerEntriesRoutes(app: ParticipantApp, deps
     const meta = { answers: Object.fromEntries(answers.flatMap((a) => (identityOf.has(a.fieldId) ? [[identityOf.get(a.fieldId)!, given.get(a.id)]] : []))) };
     return sendDocument(c, included.length ? { data, included, meta } : { data, meta });
   };
-  app.post('/o-form-container-entries/:id', describeParticipantCall(readDoc), entryWithAnswers);
-  app.get('/o-form-container-entries/:id', describeParticipantCall(readDoc), entryWithAnswers);
+  app.post('/o-form-container-entries/:id', participantCall(readDoc), entryWithAnswers);
+  app.get('/o-form-container-entries/:id', participantCall(readDoc), entryWithAnswers);
 }

@@ -1,6 +1,5 @@
 /** POST /api/o-forms/o-form-page-metrics: time spent on a page. */
 import { PageMetricAttributes } from '@core/participant/requests';
-import { PARTICIPANT_ANSWERS } from '@core/participant/responses';
 import { PAGE_METRIC_TYPE } from '@core/participant/wire';
 import type { Deps } from '../context';
 import { invalid, unauthorized } from '../http/errors';
@@ -9,7 +8,7 @@ import { MISSING_TOKEN, submissionForToken, tokenOf } from './access';
 import { UNKNOWN_PAGE, type ParticipantApp } from './api';
 import { assertChannelOfRequest } from './cors';
 import { loadSurvey, recordPageMetric } from './runSurvey';
-import { describeParticipantCall } from './callDescription';
+import { participantCall } from './callDescription';
 
 export function participantOFormPageMetricsRoutes(app: ParticipantApp, deps: Deps) {
   const { db } = deps;
@@ -17,11 +16,12 @@ export function participantOFormPageMetricsRoutes(app: ParticipantApp, deps: Dep
   /** Page timing: when a page was shown and left. */
   app.post(
     '/o-form-page-metrics',
-    describeParticipantCall({
+    participantCall({
       summary: 'Participant: record time spent on a page',
       access: 'participant',
-      body: { resource: null, attributes: PageMetricAttributes },
-      answer: { document: PARTICIPANT_ANSWERS.metric, status: 201 },
+      attributes: PageMetricAttributes,
+      answer: 'metric',
+      status: 201,
     }),
     async (c) => {
       if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.metrics);

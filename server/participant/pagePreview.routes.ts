@@ -1,7 +1,7 @@
 /** POST (or PATCH) /api/o-forms/o-form-submission-page-preview/:id: where a page's answers lead, nothing stored. */
-import { describeParticipantCall } from './callDescription';
+import { participantCall, type ParticipantCall, type ParticipantCallEnv } from './callDescription';
 import { PageAnswersAttributes } from '@core/participant/requests';
-import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
+import type { ParticipantAnswer } from '@core/participant/responses';
 import { nowOf, type Deps } from '../context';
 import { notFound } from '../http/errors';
 import { languageParam, parseParams } from '../http/params';
@@ -9,7 +9,6 @@ import { parseId } from '../http/query';
 import { sendDocument } from '../http/serialize';
 import { answerProblemsResponse, readableForm, type ParticipantApp } from './api';
 import { answerProblems, fieldsOfPage, loadSurvey, nextAfter, pageDocument, surveyIdOfPage } from './runSurvey';
-import type { DescribedEnv, RouteDoc } from '../openapi/describe';
 import type { Context } from 'hono';
 import type { AppEnv } from '../context';
 
@@ -24,10 +23,10 @@ export function participantOFormSubmissionPagePreviewRoutes(app: ParticipantApp,
     summary: "Preview: where a page's answers lead (nothing stored)",
     access: 'public',
     query: PREVIEW_QUERY,
-    body: { resource: null, attributes: PageAnswersAttributes },
-    answer: { document: PARTICIPANT_ANSWERS.pageSaved },
-  } satisfies RouteDoc;
-  const preview = async (c: Context<AppEnv & DescribedEnv<typeof doc>>) => {
+    attributes: PageAnswersAttributes,
+    answer: 'pageSaved',
+  } satisfies ParticipantCall;
+  const preview = async (c: Context<AppEnv & ParticipantCallEnv<typeof doc>>) => {
     const { language = 'en' } = parseParams(PREVIEW_QUERY, (name) => c.req.query(name));
     const pageId = parseId(c.req.param('id'));
     const surveyId = pageId === null ? null : await surveyIdOfPage(db, pageId);
@@ -51,6 +50,6 @@ export function participantOFormSubmissionPagePreviewRoutes(app: ParticipantApp,
     } satisfies ParticipantAnswer<'pageSaved'>);
   };
   // The participant client POSTs every call with a body; PATCH answers the same.
-  app.post('/o-form-submission-page-preview/:id', describeParticipantCall(doc), preview);
-  app.patch('/o-form-submission-page-preview/:id', describeParticipantCall(doc), preview);
+  app.post('/o-form-submission-page-preview/:id', participantCall(doc), preview);
+  app.patch('/o-form-submission-page-preview/:id', participantCall(doc), preview);
 }

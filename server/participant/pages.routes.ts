@@ -1,5 +1,4 @@
 /** GET /api/o-forms/o-form-containers: a survey page to show. */
-import { PARTICIPANT_ANSWERS } from '@core/participant/responses';
 import type { Deps } from '../context';
 import { badRequest, notFound } from '../http/errors';
 import { choiceParam, idParam, required, textParam } from '../http/params';
@@ -8,7 +7,7 @@ import { sendDocument } from '../http/serialize';
 import { readableForm, type ParticipantApp } from './api';
 import { CHANNEL_QUERY } from './cors';
 import { loadSurvey, pageDocument } from './runSurvey';
-import { describeParticipantCall } from './callDescription';
+import { participantCall } from './callDescription';
 
 /** Which page: the version's first (`type`) or the one of an identity, with its questions. */
 const PAGE_QUERY = {
@@ -25,11 +24,11 @@ export function participantOFormContainersRoutes(app: ParticipantApp, deps: Deps
   /** One page with its active questions: the first page, or the page with an identity. */
   app.get(
     '/o-form-containers',
-    describeParticipantCall({
+    participantCall({
       summary: 'Participant: read a survey page to show',
       access: 'public',
       query: PAGE_QUERY,
-      answer: { document: PARTICIPANT_ANSWERS.page },
+      answer: 'page',
     }),
     async (c) => {
       const params = new URL(c.req.url).searchParams;

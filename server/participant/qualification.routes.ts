@@ -3,9 +3,9 @@
  * The widget POSTs with the token in the body (a CORS simple request: the last Next needs no
  * preflight); GET with the token header answers the same.
  */
-import { describeParticipantCall } from './callDescription';
+import { participantCall, type ParticipantCall } from './callDescription';
 import { assertRunNotEnded } from './access';
-import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
+import type { ParticipantAnswer } from '@core/participant/responses';
 import { nowOf, type Deps } from '../context';
 import { sendDocument } from '../http/serialize';
 import { tokenSubmission, type ParticipantApp } from './api';
@@ -15,7 +15,6 @@ import { qualifyAndRecord } from './qualification';
 import { phiOf } from '../security/phi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../context';
-import type { RouteDoc } from '../openapi/describe';
 import { siteCountries } from './sites';
 
 export function participantOFormSubmissionQualificationRoutes(app: ParticipantApp, deps: Deps) {
@@ -23,11 +22,11 @@ export function participantOFormSubmissionQualificationRoutes(app: ParticipantAp
   const phi = phiOf(deps);
 
   /** Qualification per engagement; stores the outcome and counts a newly qualified submission on its channel. */
-  const doc: RouteDoc = {
+  const doc = {
     summary: 'Participant: whether the submission qualified',
     access: 'participant',
-    answer: { document: PARTICIPANT_ANSWERS.qualification },
-  };
+    answer: 'qualification',
+  } satisfies ParticipantCall;
   const qualification = async (c: Context<AppEnv>) => {
     const submission = await tokenSubmission(deps, c);
     assertRunNotEnded(submission, 'submission');
@@ -46,6 +45,6 @@ export function participantOFormSubmissionQualificationRoutes(app: ParticipantAp
       },
     } satisfies ParticipantAnswer<'qualification'>);
   };
-  app.get('/o-form-submission-qualification/:id', describeParticipantCall(doc), qualification);
-  app.post('/o-form-submission-qualification/:id', describeParticipantCall(doc), qualification);
+  app.get('/o-form-submission-qualification/:id', participantCall(doc), qualification);
+  app.post('/o-form-submission-qualification/:id', participantCall(doc), qualification);
 }

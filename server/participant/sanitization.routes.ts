@@ -3,16 +3,15 @@
  * are deleted. The widget POSTs with the token in the body (no preflight when a participant goes
  * back and takes another way); PATCH with the header answers the same.
  */
-import { describeParticipantCall } from './callDescription';
+import { participantCall, type ParticipantCall, type ParticipantCallEnv } from './callDescription';
 import { assertRunNotEnded } from './access';
 import { SanitizationAttributes } from '@core/participant/requests';
-import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
+import type { ParticipantAnswer } from '@core/participant/responses';
 import type { Deps } from '../context';
 import { conflict } from '../http/errors';
 import { sendDocument } from '../http/serialize';
 import { tokenSubmission, SUBMISSION_COMPLETED, type ParticipantApp } from './api';
 import { clearLeftPages } from './pageAnswers';
-import type { DescribedEnv, RouteDoc } from '../openapi/describe';
 import type { Context } from 'hono';
 import type { AppEnv } from '../context';
 
@@ -23,10 +22,10 @@ export function participantOFormSubmissionSanitizationRoutes(app: ParticipantApp
   const doc = {
     summary: 'Participant: finish the submission',
     access: 'participant',
-    body: { resource: null, attributes: SanitizationAttributes },
-    answer: { document: PARTICIPANT_ANSWERS.sanitized },
-  } satisfies RouteDoc;
-  const sanitize = async (c: Context<AppEnv & DescribedEnv<typeof doc>>) => {
+    attributes: SanitizationAttributes,
+    answer: 'sanitized',
+  } satisfies ParticipantCall;
+  const sanitize = async (c: Context<AppEnv & ParticipantCallEnv<typeof doc>>) => {
     const submission = await tokenSubmission(deps, c);
     assertRunNotEnded(submission, 'submission');
     const { pageIds } = await c.var.body.read();
@@ -36,6 +35,6 @@ export function participantOFormSubmissionSanitizationRoutes(app: ParticipantApp
     const isSanitizeSuccess = cleared === 'cleared';
     return sendDocument(c, { meta: { isSanitizeSuccess } } satisfies ParticipantAnswer<'sanitized'>);
   };
-  app.post('/o-form-submission-sanitization/:id', describeParticipantCall(doc), sanitize);
-  app.patch('/o-form-submission-sanitization/:id', describeParticipantCall(doc), sanitize);
+  app.post('/o-form-submission-sanitization/:id', participantCall(doc), sanitize);
+  app.patch('/o-form-submission-sanitization/:id', participantCall(doc), sanitize);
 }

@@ -4,11 +4,11 @@
  * in `meta`: no ZIP in an address, and a CORS simple request (no preflight). GET with the token
  * header and the place in the query answers the same.
  */
-import { describeParticipantCall } from './callDescription';
+import { participantCall, type ParticipantCall } from './callDescription';
 import { assertRunNotEnded } from './access';
 import type { Resource } from '@core/jsonapi';
 import { message } from '@core/validation/messages';
-import { PARTICIPANT_ANSWERS, type ParticipantAnswer, type TrialSiteAttributes } from '@core/participant/responses';
+import type { ParticipantAnswer, TrialSiteAttributes } from '@core/participant/responses';
 import { TRIAL_SITE_TYPE } from '@core/participant/wire';
 import { nowOf, type Deps } from '../context';
 import { ApiProblem } from '../http/errors';
@@ -18,7 +18,6 @@ import { parseParams } from '../http/params';
 import { SiteSearchAttributes } from '@core/participant/requests';
 import type { Context } from 'hono';
 import type { AppEnv } from '../context';
-import type { RouteDoc } from '../openapi/describe';
 import { outcomeMessages } from './messages';
 import { COUNTRY_CODE, KM_PER_MILE, normalizeCountry, participantPlace } from './places';
 import { runOfSubmission } from './runSurvey';
@@ -30,9 +29,8 @@ export function participantOFormSubmissionSitesRoutes(app: ParticipantApp, deps:
   const { db } = deps;
 
   const summary = 'Participant: the study sites near the participant';
-  const answer = { document: PARTICIPANT_ANSWERS.sites };
-  const bodyDoc = { summary, access: 'participant', body: { resource: null, attributes: SiteSearchAttributes }, answer } satisfies RouteDoc;
-  const queryDoc = { summary, access: 'participant', query: PLACE_QUERY, answer } satisfies RouteDoc;
+  const bodyDoc = { summary, access: 'participant', attributes: SiteSearchAttributes, answer: 'sites' } satisfies ParticipantCall;
+  const queryDoc = { summary, access: 'participant', query: PLACE_QUERY, answer: 'sites' } satisfies ParticipantCall;
 
   /** The sites near `place` (a ZIP code; elsewhere a country with a postal code or a town). */
   const sitesNear = async <E extends AppEnv>(c: Context<E>, read: () => SitePlace | Promise<SitePlace>) => {
@@ -82,8 +80,8 @@ export function participantOFormSubmissionSitesRoutes(app: ParticipantApp, deps:
     const messages = await outcomeMessages(db, target.screenerId, outcome, lang, submission.oFormId);
     return sendDocument(c, { data, meta: { outcome, messages } satisfies ParticipantAnswer<'sites'>['meta'] });
   };
-  app.post('/o-form-submission-sites/:submissionId', describeParticipantCall(bodyDoc), (c) => sitesNear(c, () => c.var.body.read()));
-  app.get('/o-form-submission-sites/:submissionId', describeParticipantCall(queryDoc), (c) =>
+  app.post('/o-form-submission-sites/:submissionId', participantCall(bodyDoc), (c) => sitesNear(c, () => c.var.body.read()));
+  app.get('/o-form-submission-sites/:submissionId', participantCall(queryDoc), (c) =>
     sitesNear(c, () => parseParams(PLACE_QUERY, (name) => c.req.query(name))),
   );
 }

@@ -1,7 +1,7 @@
 /** GET /api/o-forms/participant-start: what the widget runs for a channel, screener or survey identity. */
 import { SURVEY_IDENTITY } from '@core/model/screenerSurvey';
 import { DEFAULT_CHANNEL_LOCALE, localeRegion } from '@core/model/channelLocale';
-import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
+import type { ParticipantAnswer } from '@core/participant/responses';
 import { nowOf, type Deps } from '../context';
 import { offeredRunEngagements } from './qualification';
 import { badRequest, notFound } from '../http/errors';
@@ -13,7 +13,7 @@ import { channelInactive, channelUnknown, screenerMismatch } from './embedProble
 import { outcomeMessages } from './messages';
 import { notActiveRun } from './notActiveRun';
 import { findChannelById, loadSurvey, pageDocument, resolveStart, screenerStyles, surveyLanguages, type ChannelRow } from './runSurvey';
-import { describeParticipantCall } from './callDescription';
+import { participantCall } from './callDescription';
 
 /** What to start: a channel, a screener or a survey identity (at least one), and a language. */
 const START_QUERY = {
@@ -32,11 +32,11 @@ export function participantStartRoutes(app: ParticipantApp, deps: Deps) {
    */
   app.get(
     '/participant-start',
-    describeParticipantCall({
+    participantCall({
       summary: "Participant: what a media channel's run starts with",
       access: 'public',
       query: START_QUERY,
-      answer: { document: PARTICIPANT_ANSWERS.start },
+      answer: 'start',
     }),
     async (c) => {
       const query = parseParams(START_QUERY, (name) => c.req.query(name));

@@ -4,9 +4,9 @@
  * request per Next on a partner's page; PATCH answers the same, as it always has. The page's
  * timing rides in the same body (`attributes.timing`), so a Next is one request.
  */
-import { describeParticipantCall } from './callDescription';
+import { participantCall, type ParticipantCall, type ParticipantCallEnv } from './callDescription';
 import { PageAnswersAttributes } from '@core/participant/requests';
-import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
+import type { ParticipantAnswer } from '@core/participant/responses';
 import type { Context } from 'hono';
 import { nowOf, type AppEnv, type Deps } from '../context';
 import { asProblem, conflict, notFound, unauthorized } from '../http/errors';
@@ -32,7 +32,6 @@ import { storePageAnswers } from './pageAnswers';
 import { answerProblems, fieldsOfPage, loadSurvey, nextAfter, pageDocument, recordPageMetric } from './runSurvey';
 import { channelRegion } from './sites';
 import { phiOf } from '../security/phi';
-import type { DescribedEnv, RouteDoc } from '../openapi/describe';
 
 export function participantOFormSubmissionPageRoutes(app: ParticipantApp, deps: Deps) {
   const { db, config } = deps;
@@ -43,10 +42,10 @@ export function participantOFormSubmissionPageRoutes(app: ParticipantApp, deps: 
   const doc = {
     summary: "Participant: save a page's answers and learn where they lead",
     access: 'participant',
-    body: { resource: null, attributes: PageAnswersAttributes },
-    answer: { document: PARTICIPANT_ANSWERS.pageSaved },
-  } satisfies RouteDoc;
-  const save = async (c: Context<AppEnv & DescribedEnv<typeof doc>>) => {
+    attributes: PageAnswersAttributes,
+    answer: 'pageSaved',
+  } satisfies ParticipantCall;
+  const save = async (c: Context<AppEnv & ParticipantCallEnv<typeof doc>>) => {
     if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.read);
     const requestedId = parseId(c.req.param('id'));
     const found = await answerTargetForToken(db, c, requestedId);
@@ -111,6 +110,6 @@ export function participantOFormSubmissionPageRoutes(app: ParticipantApp, deps: 
       },
     } satisfies ParticipantAnswer<'pageSaved'>);
   };
-  app.post('/o-form-submission-page/:id', describeParticipantCall(doc), save);
-  app.patch('/o-form-submission-page/:id', describeParticipantCall(doc), save);
+  app.post('/o-form-submission-page/:id', participantCall(doc), save);
+  app.patch('/o-form-submission-page/:id', participantCall(doc), save);
 }

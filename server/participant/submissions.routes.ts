@@ -1,7 +1,7 @@
 /** POST /api/o-forms/o-form-submissions: a new submission and its access token. */
 import { keepHiddenFields, pageAttribution } from '@core/participant/attribution';
 import { SubmissionAttributes } from '@core/participant/requests';
-import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
+import type { ParticipantAnswer } from '@core/participant/responses';
 import { SUBMISSION_TOKEN_HEADER } from '@core/participant/wire';
 import { nowOf, type Deps } from '../context';
 import { clientAddress } from '../http/clientAddress';
@@ -28,7 +28,7 @@ import { notActiveRun } from './notActiveRun';
 import { activeChildren, checkRunnable, loadSurvey, offeredFromColumn, type RunTarget } from './runSurvey';
 import { forgetStartFacts, keepStartFacts, startFacts } from './startFacts';
 import { contactMatcherOf } from '../security/contactMatch';
-import { describeParticipantCall } from './callDescription';
+import { participantCall } from './callDescription';
 
 export function participantOFormSubmissionsRoutes(app: ParticipantApp, deps: Deps) {
   const { db, config } = deps;
@@ -38,11 +38,12 @@ export function participantOFormSubmissionsRoutes(app: ParticipantApp, deps: Dep
   /** A new submission (in_progress) and its token, once, in the response header. */
   app.post(
     '/o-form-submissions',
-    describeParticipantCall({
+    participantCall({
       summary: 'Participant: start a submission (answers the submission token)',
       access: 'public',
-      body: { resource: null, attributes: SubmissionAttributes },
-      answer: { document: PARTICIPANT_ANSWERS.submission, status: 201 },
+      attributes: SubmissionAttributes,
+      answer: 'submission',
+      status: 201,
     }),
     async (c) => {
       const input = await c.var.body.read();

@@ -1,6 +1,6 @@
 /** POST /api/o-forms/participant-views: the widget was seen (a view of the channel, rate-limited per address). */
 import { ViewAttributes } from '@core/participant/requests';
-import { PARTICIPANT_ANSWERS, type ParticipantAnswer } from '@core/participant/responses';
+import type { ParticipantAnswer } from '@core/participant/responses';
 import { nowOf, type Deps } from '../context';
 import { invalid } from '../http/errors';
 import { sendDocument } from '../http/serialize';
@@ -8,7 +8,7 @@ import { addressLimitKey, enforceLimits, runLanguage, UNKNOWN_CHANNEL, type Part
 import { assertChannelOfRequest } from './cors';
 import { countView } from './views';
 import { findChannelById, resolveStart, surveyLanguages } from './runSurvey';
-import { describeParticipantCall } from './callDescription';
+import { participantCall } from './callDescription';
 
 export function participantViewsRoutes(app: ParticipantApp, deps: Deps) {
   const { db, config } = deps;
@@ -21,11 +21,12 @@ export function participantViewsRoutes(app: ParticipantApp, deps: Deps) {
    */
   app.post(
     '/participant-views',
-    describeParticipantCall({
+    participantCall({
       summary: 'Participant: the widget was seen (counts a view of the channel)',
       access: 'public',
-      body: { resource: null, attributes: ViewAttributes },
-      answer: { document: PARTICIPANT_ANSWERS.view, status: 202 },
+      attributes: ViewAttributes,
+      answer: 'view',
+      status: 202,
     }),
     async (c) => {
       const input = await c.var.body.read();

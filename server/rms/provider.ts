@@ -35,55 +35,54 @@ export function noneProvider(row: RmsProviderRow | null): RmsProvider {
 
 const missingEndpoint = () => failure('The record system has no endpoint URL configured.', false);
 
-function webhookProvider(row: RmsProviderRow, secrets: ProviderSecrets, allowance: PrivateHostAllowance): RmsProvider {
+/** A provider that POSTs to the row's endpoint with `post`; without an endpoint, every attempt fails for good. */
+function endpointProvider(row: RmsProviderRow, post: (url: string, facts: ReferralFacts, attempt: number, now: Date) => Promise<AttemptResult>): RmsProvider {
   return {
     name: row.name,
     providerId: row.id,
-    async send(facts, attempt, now) {
-      if (!row.endpointUrl) return missingEndpoint();
-      // Contact details are only sent signed, so the receiver can tell our pushes from forgeries.
-      if (!secrets.secret) return failure('The record system has no signing secret configured.', false);
-      const body = webhookBody(facts);
-      let signed: ReturnType<typeof signMessage>;
-      try {
-        // The referral's key is the webhook-id: the same in every retry and resend (idempotency).
-        signed = signMessage(secrets.secret, `msg_${facts.referralId}`, now, body);
-      } catch {
-        return failure('The signing secret is not a Standard Webhooks secret (whsec_…): set a new one.', false);
-      }
-      return postOnce({
-        url: row.endpointUrl,
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/plain;q=0.9, */*;q=0.5', 'X-Rms-Attempt': String(attempt), ...signed },
-        body,
-        timeoutMs: row.timeoutMs,
-        now,
-        allowance,
-      });
-    },
+    send: (facts, attempt, now) => (row.endpointUrl ? post(row.endpointUrl, facts, attempt, now) : Promise.resolve(missingEndpoint())),
   };
 }
 
+function webhookProvider(row: RmsProviderRow, secrets: ProviderSecrets, allowance: PrivateHostAllowance): RmsProvider {
+  return endpointProvider(row, async (url, facts, attempt, now) => {
+    // Contact details are only sent signed, so the receiver can tell our pushes from forgeries.
+    if (!secrets.secret) return failure('The record system has no signing secret configured.', false);
+    const body = webhookBody(facts);
+    let signed: ReturnType<typeof signMessage>;
+    try {
+      // The referral's key is the webhook-id: the same in every retry and resend (idempotency).
+      signed = signMessage(secrets.secret, `msg_${facts.referralId}`, now, body);
+    } catch {
+      return failure('The signing secret is not a Standard Webhooks secret (whsec_…): set a new one.', false);
+    }
+    return postOnce({
+      url,
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/plain;q=0.9, */*;q=0.5', 'X-Rms-Attempt': String(attempt), ...signed },
+      body,
+      timeoutMs: row.timeoutMs,
+      now,
+      allowance,
+    });
+  });
+}
+
 function fhirProvider(row: RmsProviderRow, secrets: ProviderSecrets, allowance: PrivateHostAllowance): RmsProvider {
-  return {
-    name: row.name,
-    providerId: row.id,
-    async send(facts, _attempt, now) {
-      if (!row.endpointUrl) return missingEndpoint();
-      return postOnce({
-        url: row.endpointUrl,
-        headers: {
-          'Content-Type': FHIR_CONTENT_TYPE,
-          Accept: FHIR_CONTENT_TYPE,
-          ...(secrets.bearerToken ? { Authorization: `Bearer ${secrets.bearerToken}` } : {}),
-        },
-        body: JSON.stringify(referralBundle(facts)),
-        timeoutMs: row.timeoutMs,
-        now,
-        describeFailure: describeOperationOutcome,
-        allowance,
-      });
-    },
-  };
+  return endpointProvider(row, async (url, facts, _attempt, now) =>
+    postOnce({
+      url,
+      headers: {
+        'Content-Type': FHIR_CONTENT_TYPE,
+        Accept: FHIR_CONTENT_TYPE,
+        ...(secrets.bearerToken ? { Authorization: `Bearer ${secrets.bearerToken}` } : {}),
+      },
+      body: JSON.stringify(referralBundle(facts)),
+      timeoutMs: row.timeoutMs,
+      now,
+      describeFailure: describeOperationOutcome,
+      allowance,
+    }),
+  );
 }
 
 /**

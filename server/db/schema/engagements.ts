@@ -2,8 +2,9 @@
  * Engagements (studies), their lookup links and files (server/engagements/).
  */
 import { sql } from 'drizzle-orm';
-import { boolean, check, date, index, numeric, integer, pgTable, primaryKey, serial, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { boolean, check, date, index, numeric, integer, pgTable, serial, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { belongsTo, created, isActive, modified, natural } from './columns';
+import { linkTable } from './linkTable';
 import { campaignTypes, targetGroups, therapeuticAreas, indications, type LookupTable } from './lookups';
 import { rmsProviders } from './rms-providers';
 import { sponsors } from './sponsors';
@@ -66,15 +67,8 @@ export const engagements = pgTable(
   ],
 );
 
-const engagementLink = (name: string, column: string, target: LookupTable | typeof indications) =>
-  pgTable(
-    name,
-    {
-      engagementId: belongsTo('engagement_id', () => engagements.id),
-      targetId: belongsTo(column, () => target.id),
-    },
-    (t) => [primaryKey({ columns: [t.engagementId, t.targetId] }), index(`${name}_target_idx`).on(t.targetId)],
-  );
+const engagementLink = <T extends string, N extends string>(name: T, column: N, target: LookupTable | typeof indications) =>
+  linkTable(name, ['engagementId', 'engagement_id', () => engagements.id], ['targetId', column, () => target.id], `${name}_target_idx`);
 
 export const engagementCampaignTypes = engagementLink('engagement_campaign_types', 'campaign_type_id', campaignTypes);
 

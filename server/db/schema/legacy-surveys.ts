@@ -3,8 +3,9 @@
  * deletes.
  */
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, jsonb, integer, pgTable, primaryKey, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, index, jsonb, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { belongsTo, created, displayOrder, isActive, modified } from './columns';
+import { linkTable } from './linkTable';
 import { engagements } from './engagements';
 import { questionCategories, tags } from './lookups';
 import { screeners } from './screeners';
@@ -55,13 +56,10 @@ export const surveyQuestions = pgTable(
   (t) => [index('survey_questions_page_idx').on(t.pageId, t.displayOrder)],
 );
 
-export const surveyQuestionTags = pgTable(
+export const surveyQuestionTags = linkTable(
   'survey_question_tags',
-  {
-    questionId: belongsTo('question_id', () => surveyQuestions.id),
-    tagId: belongsTo('tag_id', () => tags.id),
-  },
-  (t) => [primaryKey({ columns: [t.questionId, t.tagId] })],
+  ['questionId', 'question_id', () => surveyQuestions.id],
+  ['tagId', 'tag_id', () => tags.id],
 );
 
 export const surveyOptions = pgTable(

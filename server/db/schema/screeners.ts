@@ -2,8 +2,9 @@
  * Screeners, their styles, messages, languages, contact fields and engagements (server/screeners/).
  */
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, jsonb, integer, pgTable, primaryKey, serial, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { boolean, check, index, jsonb, integer, pgTable, serial, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { belongsTo, created, displayOrder, isActive, modified, natural } from './columns';
+import { linkTable } from './linkTable';
 import { contactFields } from './contact-fields';
 import { engagements } from './engagements';
 import { languages } from './languages';
@@ -63,22 +64,17 @@ export const screenerMessages = pgTable(
   ],
 );
 
-export const screenerLanguages = pgTable(
+export const screenerLanguages = linkTable(
   'screener_languages',
-  {
-    screenerId: belongsTo('screener_id', () => screeners.id),
-    languageId: belongsTo('language_id', () => languages.id),
-  },
-  (t) => [primaryKey({ columns: [t.screenerId, t.languageId] })],
+  ['screenerId', 'screener_id', () => screeners.id],
+  ['languageId', 'language_id', () => languages.id],
 );
 
-export const engagementScreeners = pgTable(
+export const engagementScreeners = linkTable(
   'engagement_screeners',
-  {
-    screenerId: belongsTo('screener_id', () => screeners.id),
-    engagementId: belongsTo('engagement_id', () => engagements.id),
-  },
-  (t) => [primaryKey({ columns: [t.screenerId, t.engagementId] }), index('engagement_screeners_engagement_idx').on(t.engagementId)],
+  ['screenerId', 'screener_id', () => screeners.id],
+  ['engagementId', 'engagement_id', () => engagements.id],
+  'engagement_screeners_engagement_idx',
 );
 
 export const contactFieldScreeners = pgTable(

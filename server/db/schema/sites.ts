@@ -3,8 +3,9 @@
  * (server/sites/).
  */
 import { sql } from 'drizzle-orm';
-import { boolean, check, doublePrecision, index, integer, pgTable, primaryKey, serial, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { boolean, check, doublePrecision, index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { belongsTo, created, isActive, modified, natural } from './columns';
+import { linkTable } from './linkTable';
 import { engagements } from './engagements';
 import { countries } from './lookups';
 import { users } from './users';
@@ -70,13 +71,9 @@ export const engagementSiteLocations = pgTable(
 );
 
 /** The site locations a Site Coordinator works the referrals of. */
-export const userSiteLocations = pgTable(
+export const userSiteLocations = linkTable(
   'user_site_locations',
-  {
-    userId: belongsTo('user_id', () => users.id),
-    siteLocationId: integer('site_location_id')
-      .notNull()
-      .references((): AnyPgColumn => siteLocations.id, { onDelete: 'cascade' }),
-  },
-  (t) => [primaryKey({ columns: [t.userId, t.siteLocationId] }), index('user_site_locations_site_idx').on(t.siteLocationId)],
+  ['userId', 'user_id', () => users.id],
+  ['siteLocationId', 'site_location_id', () => siteLocations.id],
+  'user_site_locations_site_idx',
 );

@@ -4,8 +4,9 @@
  * core/survey/authoring.ts.
  */
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, jsonb, integer, pgTable, primaryKey, serial, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { boolean, check, index, jsonb, integer, pgTable, serial, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { belongsTo, created, displayOrder, instant, isActive, modified } from './columns';
+import { linkTable } from './linkTable';
 import { engagements } from './engagements';
 import { languages } from './languages';
 import { questionCategories, tags } from './lookups';
@@ -40,14 +41,7 @@ export const oForms = pgTable(
   ],
 );
 
-export const oFormLanguages = pgTable(
-  'o_form_languages',
-  {
-    oFormId: belongsTo('o_form_id', () => oForms.id),
-    languageId: belongsTo('language_id', () => languages.id),
-  },
-  (t) => [primaryKey({ columns: [t.oFormId, t.languageId] })],
-);
+export const oFormLanguages = linkTable('o_form_languages', ['oFormId', 'o_form_id', () => oForms.id], ['languageId', 'language_id', () => languages.id]);
 
 export const oFormContainers = pgTable(
   'o_form_containers',
@@ -91,14 +85,7 @@ export const oFormFields = pgTable(
   (t) => [index('o_form_fields_container_idx').on(t.containerId, t.displayOrder), index('o_form_fields_identity_idx').on(t.identity)],
 );
 
-export const oFormFieldTags = pgTable(
-  'o_form_field_tags',
-  {
-    fieldId: belongsTo('field_id', () => oFormFields.id),
-    tagId: belongsTo('tag_id', () => tags.id),
-  },
-  (t) => [primaryKey({ columns: [t.fieldId, t.tagId] })],
-);
+export const oFormFieldTags = linkTable('o_form_field_tags', ['fieldId', 'field_id', () => oFormFields.id], ['tagId', 'tag_id', () => tags.id]);
 
 /** Per version, the participant-facing message of each type (SPEC section 3), per language. */
 export const oFormMessages = pgTable(

@@ -2,8 +2,9 @@
  * Staff users, their roles and the sponsors they may see (server/users/).
  */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, pgTable, primaryKey, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { belongsTo, created, isActive, modified } from './columns';
+import { bigint, boolean, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { created, isActive, modified } from './columns';
+import { linkTable } from './linkTable';
 import { sponsors } from './sponsors';
 
 export const roles = pgTable('roles', {
@@ -32,20 +33,11 @@ export const users = pgTable(
   (t) => [uniqueIndex('users_username_lower_idx').on(sql`lower(${t.username})`), uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`)],
 );
 
-export const userRoles = pgTable(
-  'user_roles',
-  {
-    userId: belongsTo('user_id', () => users.id),
-    roleId: belongsTo('role_id', () => roles.id),
-  },
-  (t) => [primaryKey({ columns: [t.userId, t.roleId] })],
-);
+export const userRoles = linkTable('user_roles', ['userId', 'user_id', () => users.id], ['roleId', 'role_id', () => roles.id]);
 
-export const userSponsors = pgTable(
+export const userSponsors = linkTable(
   'user_sponsors',
-  {
-    userId: belongsTo('user_id', () => users.id),
-    sponsorId: belongsTo('sponsor_id', () => sponsors.id),
-  },
-  (t) => [primaryKey({ columns: [t.userId, t.sponsorId] }), index('user_sponsors_sponsor_idx').on(t.sponsorId)],
+  ['userId', 'user_id', () => users.id],
+  ['sponsorId', 'sponsor_id', () => sponsors.id],
+  'user_sponsors_sponsor_idx',
 );

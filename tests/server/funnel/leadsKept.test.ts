@@ -18,13 +18,13 @@ import { oForms, oFormSubmissions } from '../../../server/db/schema';
 import { rowsOf } from '../../../server/db/rows';
 import { deleteExpiredLeads } from '../../../server/leads';
 import { FUNNEL_FIGURES, FUNNEL_LEAD_FIGURES, type FunnelCounts } from '@core/model/funnel';
+import { DAY_MS } from '@core/time';
 
 let h: Harness;
 let a: ParticipantFixture;
 let b: ParticipantFixture;
 let admin: string;
 let userA: string;
-const DAY_MS = 24 * 3600 * 1000;
 const T0 = new Date('2032-03-02T10:00:00Z');
 
 type Run = { submissionId: string; token: string };

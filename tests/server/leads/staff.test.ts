@@ -14,13 +14,13 @@ import { deleteExpiredLeads } from '../../../server/leads';
 import { createLogger } from '../../../server/log';
 import { startRetentionJob } from '../../../server/retention';
 import { parseCsv } from '../../support/csv';
+import { DAY_MS } from '@core/time';
 
 let h: Harness;
 let a: ParticipantFixture;
 let b: ParticipantFixture;
 let admin: string;
 let userA: string;
-const DAY_MS = 24 * 3600 * 1000;
 const T0 = new Date('2032-01-15T08:00:00Z');
 
 async function leaveLead(f: ParticipantFixture, email: string, zip = '10001'): Promise<number> {
