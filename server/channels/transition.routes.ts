@@ -1,11 +1,10 @@
 import { Hono } from 'hono';
 import { MEDIA_CHANNEL_TYPE } from '@core/model/mediaChannel';
-import { PARTICIPANT_ANSWERS } from '@core/participant/responses';
 import type { AppEnv, Deps } from '../context';
 import { notFound } from '../http/errors';
 import { parseId } from '../http/query';
 import { sendResource, toResource } from '../http/serialize';
-import { participantCors, describeParticipantCall } from '../participant';
+import { participantCall, participantCors } from '../participant';
 import { transitionChannel } from './mediaChannels';
 
 /**
@@ -20,11 +19,7 @@ export function transitionMediaChannelRoutes(deps: Deps) {
   app.use('/:identity/:fromId', participantCors(deps));
   app.get(
     '/:identity/:fromId',
-    describeParticipantCall({
-      summary: 'Find the media channel a transition survey continues on',
-      access: 'public',
-      answer: { document: PARTICIPANT_ANSWERS.transitionChannel },
-    }),
+    participantCall({ summary: 'Find the media channel a transition survey continues on', access: 'public', answer: 'transitionChannel' }),
     async (c) => {
       const identity = c.req.param('identity');
       const fromId = parseId(c.req.param('fromId'));

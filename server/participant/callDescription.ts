@@ -9,7 +9,7 @@ import { PARTICIPANT_ANSWERS, type ParticipantAnswerName } from '@core/participa
 import { describe, type DescribedEnv, type RouteDoc } from '../openapi/describe';
 import { CHANNEL_QUERY } from './cors';
 
-export const describeParticipantCall = <const D extends RouteDoc>(doc: D) => describe({ ...doc, query: { ...CHANNEL_QUERY, ...doc.query } });
+const describeParticipantCall = <const D extends RouteDoc>(doc: D) => describe({ ...doc, query: { ...CHANNEL_QUERY, ...doc.query } });
 
 /**
  * A call of the participant contract, as its route declares it: the answer by the contract's

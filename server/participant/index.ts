@@ -3,7 +3,7 @@ export { resolveStart, runEngagements, runOfSubmission, type RunTarget, servedId
 export { embedProblemsOf } from './embedProblems';
 export { CHANNEL_FIGURES, type ChannelFigure, type ChannelFigures, channelFigures, countOnChannel } from './channelFigures';
 export { hostMatches, isOwnOrigin, participantCors } from './cors';
-export { describeParticipantCall, participantCall } from './callDescription';
+export { participantCall } from './callDescription';
 export { type MatchKeys, matchKeysOf } from './duplicates';
 export type { SubmissionRow } from './access';
 export {

@@ -33,6 +33,7 @@ import { memberRead } from '../http/memberRead';
 import { answerList, answerRows } from '../http/listAnswer';
 import { choiceParam } from '../http/params';
 import { modelResource, sendList, sendResource, toResource } from '../http/serialize';
+import { resourceCreation, resourceUpdate } from '../http/resourceWrites';
 import { describe } from '../openapi/describe';
 import { phiOf } from '../security/phi';
 import { logAttempt } from './attempts';
@@ -120,28 +121,24 @@ export function referralsRoutes(deps: Deps) {
     );
   });
 
-  app.patch(
-    '/:id',
-    describe({ summary: 'Move a referral on its status ladder', body: { resource: REFERRAL_TYPE, attributes: ReferralPatch }, answer: { resource: REFERRAL } }),
-    async (c) => {
-      const user = c.get('user');
-      const referral = await visible(user, c.req.param('id'));
-      const referralId = Number(referral.id);
-      const { attributes } = await c.var.body.read({ id: referralId });
-      const moved = await moveReferral(db, phiOf(deps), referralId, attributes, actorOf(user), nowOf(deps)).catch((e: unknown) =>
-        refusal(e, ['status', 'reasonId']),
-      );
-      if (!moved) throw notFound('referral');
-      // The trail names the step, never the note (a participant's words may be in it).
-      c.set('audit', {
-        entity: 'referrals',
-        entityId: referralId,
-        action: 'status',
-        meta: { from: moved.from, to: moved.to, reasonId: attributes.reasonId ?? null },
-      });
-      return sendResource(c, modelResource(REFERRAL_TYPE, await visible(user, referral.id)));
-    },
-  );
+  app.patch('/:id', describe(resourceUpdate('Move a referral on its status ladder', REFERRAL, ReferralPatch)), async (c) => {
+    const user = c.get('user');
+    const referral = await visible(user, c.req.param('id'));
+    const referralId = Number(referral.id);
+    const { attributes } = await c.var.body.read({ id: referralId });
+    const moved = await moveReferral(db, phiOf(deps), referralId, attributes, actorOf(user), nowOf(deps)).catch((e: unknown) =>
+      refusal(e, ['status', 'reasonId']),
+    );
+    if (!moved) throw notFound('referral');
+    // The trail names the step, never the note (a participant's words may be in it).
+    c.set('audit', {
+      entity: 'referrals',
+      entityId: referralId,
+      action: 'status',
+      meta: { from: moved.from, to: moved.to, reasonId: attributes.reasonId ?? null },
+    });
+    return sendResource(c, modelResource(REFERRAL_TYPE, await visible(user, referral.id)));
+  });
 
   app.post('/:id/reveal', describe({ summary: "Reveal a referral's contact values (audited)", answer: { resource: REFERRAL_CONTACT } }), async (c) => {
     const referral = await visible(c.get('user'), c.req.param('id'));
@@ -206,37 +203,19 @@ export function referralReasonsRoutes(deps: Deps) {
     ),
   );
 
-  app.post(
-    '/',
-    describe({
-      summary: 'Add a reason for closing referrals',
-      body: { resource: REFERRAL_REASON_TYPE, attributes: ReferralReasonInput },
-      answer: { resource: REFERRAL_REASON, status: 201 },
-    }),
-    canChange,
-    async (c) => {
-      const { attributes } = await c.var.body.read();
-      const added = await addReason(db, attributes).catch((e: unknown) => refusal(e, ['name']));
-      return sendResource(c, modelResource(REFERRAL_REASON_TYPE, added), 201);
-    },
-  );
+  app.post('/', describe(resourceCreation('Add a reason for closing referrals', REFERRAL_REASON, ReferralReasonInput)), canChange, async (c) => {
+    const { attributes } = await c.var.body.read();
+    const added = await addReason(db, attributes).catch((e: unknown) => refusal(e, ['name']));
+    return sendResource(c, modelResource(REFERRAL_REASON_TYPE, added), 201);
+  });
 
-  app.patch(
-    '/:id',
-    describe({
-      summary: 'Change a reason for closing referrals',
-      body: { resource: REFERRAL_REASON_TYPE, attributes: ReferralReasonPatch },
-      answer: { resource: REFERRAL_REASON },
-    }),
-    canChange,
-    async (c) => {
-      const reasonId = parseId(c.req.param('id'));
-      const { attributes } = await c.var.body.read(reasonId === null ? {} : { id: reasonId });
-      const updated = reasonId === null ? undefined : await updateReason(db, reasonId, attributes).catch((e: unknown) => refusal(e, ['name']));
-      if (!updated) throw notFound('referral reason');
-      return sendResource(c, modelResource(REFERRAL_REASON_TYPE, updated));
-    },
-  );
+  app.patch('/:id', describe(resourceUpdate('Change a reason for closing referrals', REFERRAL_REASON, ReferralReasonPatch)), canChange, async (c) => {
+    const reasonId = parseId(c.req.param('id'));
+    const { attributes } = await c.var.body.read(reasonId === null ? {} : { id: reasonId });
+    const updated = reasonId === null ? undefined : await updateReason(db, reasonId, attributes).catch((e: unknown) => refusal(e, ['name']));
+    if (!updated) throw notFound('referral reason');
+    return sendResource(c, modelResource(REFERRAL_REASON_TYPE, updated));
+  });
 
   return app;
 }

@@ -45,6 +45,7 @@ import {
   type RmsProviderRow,
 } from './providers';
 import { phiOf } from '../security/phi';
+import { resourceCreation, resourceUpdate } from '../http/resourceWrites';
 import { describe } from '../openapi/describe';
 
 const listSpec: ListSpec<(typeof RMS_PROVIDER_SORTS)[number], typeof PROVIDER_FILTERS> = {
@@ -103,32 +104,18 @@ export function rmsProvidersRoutes(deps: Deps) {
 
   const superOnly = requireRole('Super User');
 
-  app.post(
-    '/',
-    describe({
-      summary: 'Create a record system',
-      body: { resource: RMS_PROVIDER_TYPE, attributes: RmsProviderInput },
-      answer: { resource: RMS_PROVIDER, status: 201 },
-    }),
-    superOnly,
-    async (c) => {
-      const { attributes } = await c.var.body.read();
-      const row = await createProvider(db, phiOf(deps), deps.config.rmsAllowPrivateHosts, attributes, now());
-      return sendResource(c, serialize(await full(row)), 201);
-    },
-  );
+  app.post('/', describe(resourceCreation('Create a record system', RMS_PROVIDER, RmsProviderInput)), superOnly, async (c) => {
+    const { attributes } = await c.var.body.read();
+    const row = await createProvider(db, phiOf(deps), deps.config.rmsAllowPrivateHosts, attributes, now());
+    return sendResource(c, serialize(await full(row)), 201);
+  });
 
-  app.patch(
-    '/:id',
-    describe({ summary: 'Update a record system', body: { resource: RMS_PROVIDER_TYPE, attributes: RmsProviderPatch }, answer: { resource: RMS_PROVIDER } }),
-    superOnly,
-    async (c) => {
-      const current = await load(c.req.param('id'));
-      const { attributes } = await c.var.body.read({ id: current.id });
-      const row = await updateProvider(db, phiOf(deps), deps.config.rmsAllowPrivateHosts, current, attributes, now());
-      return sendResource(c, serialize(await full(row)));
-    },
-  );
+  app.patch('/:id', describe(resourceUpdate('Update a record system', RMS_PROVIDER, RmsProviderPatch)), superOnly, async (c) => {
+    const current = await load(c.req.param('id'));
+    const { attributes } = await c.var.body.read({ id: current.id });
+    const row = await updateProvider(db, phiOf(deps), deps.config.rmsAllowPrivateHosts, current, attributes, now());
+    return sendResource(c, serialize(await full(row)));
+  });
 
   app.delete('/:id', describe({ summary: 'Delete a record system', answer: { empty: true } }), superOnly, async (c) => {
     const row = await load(c.req.param('id'));
