@@ -9,7 +9,8 @@ import { ABOUT, ABOUT_TYPE, LICENCE, LICENCE_TYPE } from '@core/model/about';
 import type { AppEnv, Deps } from '../context';
 import { authenticate } from '../auth/guards';
 import { aboutFacts, dependencyLicences } from './facts';
-import { sendList, sendResource, toResource } from '../http/serialize';
+import { sendResource, toResource } from '../http/serialize';
+import { answerWholeList } from '../http/wholeList';
 import { describe } from '../openapi/describe';
 
 export function aboutRoutes(deps: Deps) {
@@ -25,13 +26,8 @@ export function aboutRoutes(deps: Deps) {
     },
   );
 
-  app.get('/licences', describe({ summary: 'The licences of the packages the product runs with', query: WHOLE_LIST_QUERY, answer: { list: LICENCE } }), (c) => {
-    const list = dependencyLicences();
-    return sendList(
-      c,
-      list.map(({ id, ...attributes }) => toResource(LICENCE_TYPE, id, { ...attributes })),
-      { total: list.length, page: 1, limit: Math.max(1, list.length) },
-    );
-  });
+  app.get('/licences', describe({ summary: 'The licences of the packages the product runs with', query: WHOLE_LIST_QUERY, answer: { list: LICENCE } }), (c) =>
+    answerWholeList(c, async () => dependencyLicences().map(({ id, ...attributes }) => toResource(LICENCE_TYPE, id, { ...attributes }))),
+  );
   return app;
 }

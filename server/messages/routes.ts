@@ -41,7 +41,7 @@ import { WHOLE_LIST_QUERY, parseId, type ListSpec } from '../http/query';
 import { answerRows } from '../http/listAnswer';
 import { rowAtPath } from '../http/pathRow';
 import { memberRead, rowReader } from '../http/memberRead';
-import { modelResource, sendDocument, sendList, sendResource, toResource } from '../http/serialize';
+import { modelResource, sendDocument, sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
 import { answerWholeList } from '../http/wholeList';
 import { resourceUpdate } from '../http/resourceWrites';
@@ -234,13 +234,12 @@ export function messageSettingsRoutes(deps: Deps) {
       query: SETTINGS_QUERY,
       answer: { list: MESSAGE_SETTING },
     }),
-    async (c) => {
-      const { engagementId } = c.var.query;
-      const engagement = await visibleEngagement(db, c.get('user'), engagementId);
-      if (!engagement) throw notFound('engagement');
-      const rows = await settingsOf(engagement.id);
-      return sendList(c, rows, { total: rows.length, page: 1, limit: rows.length });
-    },
+    (c) =>
+      answerWholeList(c, async () => {
+        const engagement = await visibleEngagement(db, c.get('user'), c.var.query.engagementId);
+        if (!engagement) throw notFound('engagement');
+        return settingsOf(engagement.id);
+      }),
   );
 
   app.patch(

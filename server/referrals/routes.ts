@@ -32,8 +32,9 @@ import { parseId, parseListQuery, type ListSpec, WHOLE_LIST_QUERY } from '../htt
 import { memberRead } from '../http/memberRead';
 import { answerList, answerRows } from '../http/listAnswer';
 import { choiceParam } from '../http/params';
-import { modelResource, sendList, sendResource, toResource } from '../http/serialize';
+import { modelResource, sendResource, toResource } from '../http/serialize';
 import { resourceCreation, resourceUpdate } from '../http/resourceWrites';
+import { answerWholeList } from '../http/wholeList';
 import { describe } from '../openapi/describe';
 import { phiOf } from '../security/phi';
 import { logAttempt } from './attempts';
@@ -111,15 +112,13 @@ export function referralsRoutes(deps: Deps) {
     }),
   );
 
-  app.get('/:id/timeline', describe({ summary: "A referral's timeline", query: WHOLE_LIST_QUERY, answer: { list: REFERRAL_EVENT } }), async (c) => {
-    const referral = await visible(c.get('user'), c.req.param('id'));
-    const entries = await referralTimeline(db, phiOf(deps), referral);
-    return sendList(
-      c,
-      entries.map((entry) => modelResource(REFERRAL_EVENT_TYPE, entry)),
-      { total: entries.length, page: 1, limit: entries.length },
-    );
-  });
+  app.get('/:id/timeline', describe({ summary: "A referral's timeline", query: WHOLE_LIST_QUERY, answer: { list: REFERRAL_EVENT } }), (c) =>
+    answerWholeList(c, async () => {
+      const referral = await visible(c.get('user'), c.req.param('id'));
+      const entries = await referralTimeline(db, phiOf(deps), referral);
+      return entries.map((entry) => modelResource(REFERRAL_EVENT_TYPE, entry));
+    }),
+  );
 
   app.patch('/:id', describe(resourceUpdate('Move a referral on its status ladder', REFERRAL, ReferralPatch)), async (c) => {
     const user = c.get('user');

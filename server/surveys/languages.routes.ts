@@ -9,9 +9,10 @@ import type { Db } from '../db/open';
 import { notFound } from '../http/errors';
 import { idParam, required } from '../http/params';
 import { WHOLE_LIST_QUERY } from '../http/query';
-import { sendList, toResource } from '../http/serialize';
+import { toResource } from '../http/serialize';
 import { findForm } from './versions';
 import { surveyLanguageChoices } from './languages';
+import { answerWholeList } from '../http/wholeList';
 import { describe } from '../openapi/describe';
 
 /** A survey version's languages: the version's. */
@@ -25,24 +26,24 @@ export function languagesOFormsRoutes(app: Hono<AppEnv>, db: Db) {
       query: LANGUAGES_QUERY,
       answer: { list: OFORM_LANGUAGE },
     }),
-    async (c) => {
-      const { oFormId: formId } = c.var.query;
-      const form = await findForm(db, formId, c.get('user'));
-      if (!form) throw notFound('survey');
-      const rows = await surveyLanguageChoices(db, form.id);
-      const data = rows.map((l) => {
-        const resource: SurveyLanguage = {
-          id: `${form.id}-${l.id}`,
-          oFormId: String(form.id),
-          languageId: String(l.id),
-          isoCode: l.isoCode,
-          name: l.name,
-          isEnabled: l.isEnabled,
-        };
-        const { id, ...attributes } = resource;
-        return toResource(OFORM_LANGUAGE_TYPE, id, attributes);
-      });
-      return sendList(c, data, { total: data.length, page: 1, limit: data.length });
-    },
+    (c) =>
+      answerWholeList(c, async () => {
+        const { oFormId: formId } = c.var.query;
+        const form = await findForm(db, formId, c.get('user'));
+        if (!form) throw notFound('survey');
+        const rows = await surveyLanguageChoices(db, form.id);
+        return rows.map((l) => {
+          const resource: SurveyLanguage = {
+            id: `${form.id}-${l.id}`,
+            oFormId: String(form.id),
+            languageId: String(l.id),
+            isoCode: l.isoCode,
+            name: l.name,
+            isEnabled: l.isEnabled,
+          };
+          const { id, ...attributes } = resource;
+          return toResource(OFORM_LANGUAGE_TYPE, id, attributes);
+        });
+      }),
   );
 }
