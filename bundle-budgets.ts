@@ -106,6 +106,17 @@ function staticClosure(byName: Map<string, OutputChunkLike>, start: OutputChunkL
 }
 
 /** An emitted file's text, whether a chunk (code) or an asset (source), e.g. the loader widget.js. */
+/** A build's JS chunks, by file name, and the files its entry loads statically (`noEntry`: the error when it has none). */
+function entryClosure(chunks: OutputChunkLike[], noEntry: string) {
+  const js = chunks.filter((c) => c.type === 'chunk');
+  const byName = new Map(js.map((c) => [c.fileName, c]));
+  const entry = js.find((c) => c.isEntry);
+  if (!entry) throw new Error(`bundle budgets: ${noEntry}`);
+  const files = new Set<string>();
+  staticClosure(byName, entry, files);
+  return { js, byName, files };
+}
+
 const textOf = (c: OutputChunkLike) => c.code ?? (typeof c.source === 'string' || c.source instanceof Uint8Array ? c.source : '');
 
 /** The frame builder's file (widget/frame.ts, an asset of the widget build): loaded by a framed channel's page instead of the widget. */
@@ -120,12 +131,7 @@ export const FRAME_MODULE_PREFIX = 'widget/frame-';
 export function measureWidget(chunks: OutputChunkLike[]): [BudgetReport, BudgetReport, ...BudgetReport[]] {
   const loader = chunks.find((c) => c.fileName === 'widget.js');
   if (!loader || !textOf(loader)) throw new Error('bundle budgets: widget.js is not in the widget build');
-  const js = chunks.filter((c) => c.type === 'chunk');
-  const byName = new Map(js.map((c) => [c.fileName, c]));
-  const entry = js.find((c) => c.isEntry);
-  if (!entry) throw new Error('bundle budgets: the widget build has no entry module');
-  const first = new Set<string>();
-  staticClosure(byName, entry, first);
+  const { byName, files: first } = entryClosure(chunks, 'the widget build has no entry module');
   const bytes = (files: Iterable<string>) => gzipBytes(textOf(loader)) + [...files].reduce((sum, f) => sum + gzipBytes(byName.get(f)?.code ?? ''), 0);
   const frame = chunks.find((c) => c.type === 'asset' && c.fileName.startsWith(FRAME_MODULE_PREFIX));
   return [
@@ -145,12 +151,7 @@ export function measureWidget(chunks: OutputChunkLike[]): [BudgetReport, BudgetR
 }
 
 export function measureAdminFirstLoad(chunks: OutputChunkLike[]): BudgetReport {
-  const js = chunks.filter((c) => c.type === 'chunk');
-  const byName = new Map(js.map((c) => [c.fileName, c]));
-  const entry = js.find((c) => c.isEntry);
-  if (!entry) throw new Error('bundle budgets: the admin build has no entry chunk');
-  const files = new Set<string>();
-  staticClosure(byName, entry, files);
+  const { js, byName, files } = entryClosure(chunks, 'the admin build has no entry chunk');
   const eagerSections = [...files].flatMap((f) => (byName.get(f)?.moduleIds ?? []).filter((m) => SECTION_MODULE.test(m)));
   const login = js.find((c) => c.facadeModuleId && LOGIN_MODULE.test(c.facadeModuleId));
   if (login) staticClosure(byName, login, files);

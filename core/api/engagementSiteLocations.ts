@@ -1,4 +1,3 @@
-import type { ListParams } from '../jsonapi';
 import {
   ENGAGEMENT_SITE_LOCATION_TYPE,
   type EngagementSiteLocation,
@@ -8,13 +7,12 @@ import {
   type SiteUploadResult,
 } from '../model/engagementSiteLocation';
 import { parseAnswer, type ApiClient } from './client';
+import { listApi } from './resourceApi';
 
 export function engagementSiteLocationsApi(client: ApiClient) {
   const path = (id: string) => `engagements-site-locations/${encodeURIComponent(id)}`;
   return {
-    list: (params: ListParams = {}) => client.list<EngagementSiteLocation>('engagements-site-locations', params),
-    /** The whole list for these filters, sort and fields as a CSV file. */
-    listCsv: (params: ListParams = {}) => client.listCsv('engagements-site-locations', params),
+    ...listApi<EngagementSiteLocation>(client, 'engagements-site-locations'),
     get: (id: string) => client.get<EngagementSiteLocation>(path(id)),
     create: (values: EngagementSiteLocationInput) =>
       client.create<EngagementSiteLocation>('engagements-site-locations', ENGAGEMENT_SITE_LOCATION_TYPE, { ...values }),

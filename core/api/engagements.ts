@@ -1,4 +1,4 @@
-import type { ListParams, Relationship } from '../jsonapi';
+import type { Relationship } from '../jsonapi';
 import {
   ENGAGEMENT_INCLUDES,
   ENGAGEMENT_LOOKUP_RELATIONSHIPS,
@@ -8,6 +8,7 @@ import {
   type EngagementLookupRelationship,
 } from '../model/engagement';
 import type { ApiClient } from './client';
+import { listApi } from './resourceApi';
 
 /** The four lookup lists as ids, for the PATCH that follows a POST (SPEC section 7). */
 export type EngagementLookupIds = Partial<Record<EngagementLookupRelationship, string[]>>;
@@ -25,9 +26,7 @@ const ONE_INCLUDE = ENGAGEMENT_INCLUDES.join(',');
 export function engagementsApi(client: ApiClient) {
   const path = (id: string) => `engagements/${encodeURIComponent(id)}`;
   return {
-    list: (params: ListParams = {}) => client.list<Engagement>('engagements', params),
-    /** The whole list for these filters, sort and fields as a CSV file. */
-    listCsv: (params: ListParams = {}) => client.listCsv('engagements', params),
+    ...listApi<Engagement>(client, 'engagements'),
     /** One engagement with its sponsor, provider and the names of its lookup lists. */
     get: (id: string) => client.get<Engagement>(path(id), { include: ONE_INCLUDE }),
     /** POST, then the PATCH that sets the lookup lists. */

@@ -1,4 +1,3 @@
-import type { ListParams } from '../jsonapi';
 import {
   ENGAGEMENT_OPTION_TYPE,
   SURVEY_OPTION_TYPE,
@@ -17,6 +16,7 @@ import {
 } from '../model/legacySurvey';
 import type { FieldType } from '../model/survey';
 import type { ApiClient } from './client';
+import { listApi } from './resourceApi';
 
 const at = (path: string, id: string) => `${path}/${encodeURIComponent(id)}`;
 
@@ -43,9 +43,7 @@ export interface OptionValues {
 /** Legacy surveys (SPEC section 7): surveys, pages, questions, options and engagement options. */
 export function legacySurveysApi(client: ApiClient) {
   return {
-    list: (params: ListParams = {}) => client.list<Survey>('surveys', params),
-    /** The whole list for these filters, sort and fields as a CSV file. */
-    listCsv: (params: ListParams = {}) => client.listCsv('surveys', params),
+    ...listApi<Survey>(client, 'surveys'),
     /** With its pages, questions and options. */
     get: (id: string) => client.get<Survey>(at('surveys', id)),
     create: (values: SurveyInput) => client.create<Survey>('surveys', SURVEY_TYPE, { ...values }),

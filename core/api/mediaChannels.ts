@@ -1,4 +1,3 @@
-import type { ListParams } from '../jsonapi';
 import {
   MEDIA_CHANNEL_SURVEY_TYPE,
   MEDIA_CHANNEL_TYPE,
@@ -9,16 +8,12 @@ import {
   type ServedSurvey,
 } from '../model/mediaChannel';
 import type { ApiClient } from './client';
+import { recordsApi } from './resourceApi';
 
 export function mediaChannelsApi(client: ApiClient) {
   const path = (id: string) => `media-channels/${encodeURIComponent(id)}`;
   return {
-    list: (params: ListParams = {}) => client.list<MediaChannel>('media-channels', params),
-    /** The whole list for these filters, sort and fields as a CSV file. */
-    listCsv: (params: ListParams = {}) => client.listCsv('media-channels', params),
-    get: (id: string) => client.get<MediaChannel>(path(id)),
-    create: (values: MediaChannelInput) => client.create<MediaChannel>('media-channels', MEDIA_CHANNEL_TYPE, { ...values }),
-    update: (id: string, values: Partial<MediaChannelInput>) => client.update<MediaChannel>(path(id), MEDIA_CHANNEL_TYPE, id, { ...values }),
+    ...recordsApi<MediaChannel, MediaChannelInput>(client, 'media-channels', MEDIA_CHANNEL_TYPE),
     /** What the channel serves participants now, by the participant start's rule. */
     served: (mediaChannelId: string) => client.list<ServedSurvey>(`${path(mediaChannelId)}/served-surveys`).then((r) => r.items),
     /** The last distinct embed problems seen on partner pages, most recent first. */

@@ -1,4 +1,3 @@
-import type { ListParams } from '../jsonapi';
 import {
   MESSAGE_SETTING_TYPE,
   MESSAGE_TEMPLATE_TYPE,
@@ -10,11 +9,11 @@ import {
   type MessageTemplatePreview,
 } from '../model/message';
 import { parseAnswer, type ApiClient } from './client';
+import { listApi } from './resourceApi';
 
 /** Messages (the outbox): the list, resending one not sent, and revealing its address (audited). */
 export const messagesApi = (client: ApiClient) => ({
-  list: (params: ListParams = {}) => client.list<Message>('messages', params),
-  listCsv: (params: ListParams = {}) => client.listCsv('messages', params),
+  ...listApi<Message>(client, 'messages'),
   resend: (id: string) =>
     client.call((http) =>
       http.post(`messages/${encodeURIComponent(id)}/resend`).json<{ data: { attributes: { status: string; lastError: string | null } } }>(),

@@ -1,4 +1,3 @@
-import type { ListParams } from '../jsonapi';
 import {
   CONTACT_ATTEMPT_TYPE,
   REFERRAL_CONTACT_TYPE,
@@ -13,19 +12,18 @@ import {
   type ReferralPatch,
 } from '../model/referral';
 import type { ApiClient } from './client';
+import { listApi } from './resourceApi';
 import type { SitePerformance } from '../model/sitePerformance';
 
 /** Site performance (GET /api/site-performance). */
 export const sitePerformanceApi = (client: ApiClient) => ({
-  list: (params: ListParams = {}) => client.list<SitePerformance>('site-performance', params),
-  listCsv: (params: ListParams = {}) => client.listCsv('site-performance', params),
+  ...listApi<SitePerformance>(client, 'site-performance'),
 });
 
 /** Referrals: the engagement's counts, the work queue, moving a referral and logging attempts. */
 export const referralsApi = (client: ApiClient) => ({
   counts: (engagementId: string) => client.get<ReferralCounts>(`referrals/counts/${encodeURIComponent(engagementId)}`),
-  list: (params: ListParams = {}) => client.list<Referral>('referrals', params),
-  listCsv: (params: ListParams = {}) => client.listCsv('referrals', params),
+  ...listApi<Referral>(client, 'referrals'),
   get: (id: string) => client.get<Referral>(`referrals/${encodeURIComponent(id)}`),
   timeline: (id: string) => client.list<ReferralTimelineEntry>(`referrals/${encodeURIComponent(id)}/timeline`),
   reveal: (id: string) => client.create<ReferralContact>(`referrals/${encodeURIComponent(id)}/reveal`, REFERRAL_CONTACT_TYPE, {}),

@@ -1,9 +1,10 @@
-import { JSON_API_MEDIA_TYPE, decode, type DataDocument, type ListParams, type Relationship, type Resource } from '../jsonapi';
+import { JSON_API_MEDIA_TYPE, decode, type DataDocument, type Relationship, type Resource } from '../jsonapi';
 import * as v from 'valibot';
 import { CONTACT_FIELD_SCREENER_TYPE, ContactFieldScreener } from '../model/contactFieldScreener';
 import { SCREENER_TYPE, type Screener, type ScreenerInput, type ScreenerLanguage } from '../model/screener';
 import { SCREENER_SURVEY_TYPE, type ScreenerFlow, type ScreenerSurvey } from '../model/screenerSurvey';
 import { parseAnswer, type ApiClient } from './client';
+import { listApi } from './resourceApi';
 
 /** The languages and engagements relationships of a screener write. */
 export interface ScreenerLinks {
@@ -21,9 +22,7 @@ function relationships(links: ScreenerLinks): Record<string, Relationship> | und
 export function screenersApi(client: ApiClient) {
   const path = (id: string) => `screeners/${encodeURIComponent(id)}`;
   return {
-    list: (params: ListParams = {}) => client.list<Screener>('screeners', params),
-    /** The whole list for these filters, sort and fields as a CSV file. */
-    listCsv: (params: ListParams = {}) => client.listCsv('screeners', params),
+    ...listApi<Screener>(client, 'screeners'),
     get: (id: string) => client.get<Screener>(path(id)),
     create: (values: ScreenerInput, links: ScreenerLinks = {}) => client.create<Screener>('screeners', SCREENER_TYPE, { ...values }, relationships(links)),
     update: (id: string, values: Partial<ScreenerInput>, links: ScreenerLinks = {}) =>

@@ -4,7 +4,6 @@
  * needs. Exports (PDF, metrics), survey languages and missing translations live in ./surveyExports.
  */
 import * as v from 'valibot';
-import type { ListParams } from '../jsonapi';
 import { Language } from '../model/language';
 import { OFORM_TYPE, type FieldConfiguration, type FieldType, type PageTranslations } from '../model/survey';
 import type { Answered } from '../model/answers';
@@ -23,6 +22,7 @@ import { OFORM_MESSAGE_TYPE, type DefaultSurveyMessage, type SurveyMessage, type
 import type { ScreenerSurvey } from '../model/screenerSurvey';
 import type { SurveyNaming } from '../model/surveyNaming';
 import { parseAnswer, type ApiClient } from './client';
+import { listApi } from './resourceApi';
 
 /** Everything the builder reads about a version. */
 export const OFORM_DETAIL_INCLUDE = 'oFormContainers.oFormFields.tags,engagement.sponsor,languages';
@@ -83,9 +83,7 @@ export function surveysApi(client: ApiClient) {
   const container = (id: string) => `o-forms/o-form-containers/${encodeURIComponent(id)}`;
   const field = (id: string) => `o-forms/o-form-fields/${encodeURIComponent(id)}`;
   return {
-    list: (params: ListParams = {}) => client.list<SurveyVersion>('o-forms/o-forms', params),
-    /** The whole list for these filters, sort and fields as a CSV file. */
-    listCsv: (params: ListParams = {}) => client.listCsv('o-forms/o-forms', params),
+    ...listApi<SurveyVersion>(client, 'o-forms/o-forms'),
     /** Every version of a survey identity, newest first. */
     versions: (identity: string) => client.list<SurveyVersion>('o-forms/o-forms', { identity, sort: '-version', limit: 100 }).then((r) => r.items),
     /**
