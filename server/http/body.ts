@@ -72,6 +72,15 @@ export interface ReadResource<T> {
   relationships: Record<string, Relationship>;
 }
 
+/** A declared JSON:API resource body (`{ resource: type, attributes }`), read by its handler. */
+export interface ResourceBodyReader<T> {
+  /**
+   * The body's resource of the declared type, its attributes parsed with the declared schema
+   * (415, 400, 422, 409 otherwise). On an update, `id` is the URL's: an id in the body must match.
+   */
+  read(expect?: { readonly id?: number }): Promise<ReadResource<T>>;
+}
+
 /**
  * The `data` of a create or update, its attributes parsed with `schema`. Route files do not call
  * it: they read the body their route's `describe()` declares (`c.var.body`, server/openapi/describe.ts).

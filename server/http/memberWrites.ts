@@ -8,14 +8,14 @@
 import type { Context } from 'hono';
 import type { Resource } from '@core/jsonapi';
 import type { AppEnv, AuthUser } from '../context';
-import { requireParent } from './body';
+import { requireParent, type ResourceBodyReader } from './body';
 import { notFound } from './errors';
 import { rowReader, type MemberQuery, type MemberReader } from './memberRead';
 import { rowAtPath } from './pathRow';
 import { sendResource } from './serialize';
 
 /** A handler's context under a route that declares a JSON:API resource body with these attributes. */
-type BodyContext<T> = Context<AppEnv & { Variables: { body: { read(expect?: { readonly id?: number }): Promise<{ attributes: T }> } } }>;
+type BodyContext<T> = Context<AppEnv & { Variables: { body: ResourceBodyReader<T> } }>;
 
 /** A member as its writes find it (the row at the path, in the user's scope) and answer it. */
 export interface WrittenMember<Found> {

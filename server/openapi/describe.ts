@@ -17,7 +17,18 @@ import type { Context, MiddlewareHandler } from 'hono';
 import * as v from 'valibot';
 import type { GenericSchema, InferOutput, SafeParseResult } from 'valibot';
 import type { ResourceAnswer } from '@core/model/answers';
-import { JSON_OR_PLAIN_TYPES, JSON_TYPES, parseAttributes, readAttributes, readJson, readResource, type ReadResource } from '../http/body';
+import {
+  JSON_OR_PLAIN_TYPES,
+  JSON_TYPES,
+  parseAttributes,
+  readAttributes,
+  readJson,
+  readResource,
+  type ReadResource,
+  type ResourceBodyReader,
+} from '../http/body';
+
+export type { ResourceBodyReader };
 import type { ParamValues, QueryParams } from '../http/params';
 import { parseQuery, readParameters, refuseUnknownQuery, type ListSpec, type ReadSpec } from '../http/query';
 
@@ -95,15 +106,6 @@ export interface RouteDoc {
    * which says nothing of it (tests/server/openapi/openapi.test.ts holds that no route is left so).
    */
   readonly answer?: RouteAnswer;
-}
-
-/** A declared JSON:API resource body (`{ resource: type, attributes }`), read by its handler. */
-export interface ResourceBodyReader<T> {
-  /**
-   * The body's resource of the declared type, its attributes parsed with the declared schema
-   * (415, 400, 422, 409 otherwise). On an update, `id` is the URL's: an id in the body must match.
-   */
-  read(expect?: { readonly id?: number }): Promise<ReadResource<T>>;
 }
 
 /** A declared resource body whose attributes are one of several (`{ resource: type, oneOf }`). */
