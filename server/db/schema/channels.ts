@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { bigint, check, date, index, jsonb, integer, pgTable, primaryKey, serial, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { EventsPolicy } from '@core/model/eventsPolicy';
 import type { ChannelIsolation, HiddenField } from '@core/model/mediaChannel';
-import { belongsTo, created, instant, isActive, modified, natural } from './columns';
+import { belongsTo, created, dependsOn, instant, isActive, modified, natural } from './columns';
 import { screeners } from './screeners';
 
 export const mediaChannels = pgTable(
@@ -15,9 +15,7 @@ export const mediaChannels = pgTable(
     id: serial('id').primaryKey(),
     title: text('title').notNull(),
     domain: text('domain').notNull(),
-    screenerId: integer('screener_id')
-      .notNull()
-      .references(() => screeners.id, { onDelete: 'restrict' }),
+    screenerId: dependsOn('screener_id', () => screeners.id),
     channelType: text('type').notNull(),
     isActive: isActive(),
     /**

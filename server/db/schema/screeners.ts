@@ -3,7 +3,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, jsonb, integer, pgTable, serial, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import { belongsTo, created, displayOrder, isActive, modified, natural } from './columns';
+import { belongsTo, created, dependsOn, displayOrder, isActive, modified, natural, refersTo } from './columns';
 import { linkTable } from './linkTable';
 import { contactFields } from './contact-fields';
 import { engagements } from './engagements';
@@ -17,10 +17,8 @@ export const screeners = pgTable(
     id: serial('id').primaryKey(),
     title: text('title').notNull(),
     description: text('description'),
-    sponsorId: integer('sponsor_id')
-      .notNull()
-      .references(() => sponsors.id, { onDelete: 'restrict' }),
-    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    sponsorId: dependsOn('sponsor_id', () => sponsors.id),
+    userId: refersTo('user_id', () => users.id),
     screenerType: text('type').notNull().default('super-screener'),
     isActive: isActive(),
     isLocked: boolean('is_locked').notNull().default(false),
@@ -31,7 +29,7 @@ export const screeners = pgTable(
     /** Every colour of SPEC section 3, validated with core/model's screener styles schema. */
     styles: jsonb('styles').$type<Record<string, unknown>>().notNull().default({}),
     /** Set on a clone: the screener it was copied from. */
-    clonedFromId: integer('cloned_from_id').references((): AnyPgColumn => screeners.id, { onDelete: 'set null' }),
+    clonedFromId: refersTo('cloned_from_id', (): AnyPgColumn => screeners.id),
     created: created(),
     modified: modified(),
   },

@@ -5,7 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, jsonb, integer, pgTable, serial, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import { belongsTo, created, displayOrder, instant, isActive, modified } from './columns';
+import { belongsTo, created, displayOrder, instant, isActive, modified, refersTo } from './columns';
 import { linkTable } from './linkTable';
 import { engagements } from './engagements';
 import { languages } from './languages';
@@ -26,9 +26,9 @@ export const oForms = pgTable(
     isApproved: boolean('is_approved').notNull().default(false),
     /** Set once, on approval: from then on the version never changes. */
     approvedAt: instant('approved_at'),
-    approvedBy: integer('approved_by').references(() => users.id, { onDelete: 'set null' }),
+    approvedBy: refersTo('approved_by', () => users.id),
     engagementId: belongsTo('engagement_id', () => engagements.id),
-    sponsorId: integer('sponsor_id').references(() => sponsors.id, { onDelete: 'set null' }),
+    sponsorId: refersTo('sponsor_id', () => sponsors.id),
     /** The number of pages (root containers): the progress bar's maximum. */
     containerCount: integer('container_count').notNull().default(0),
     created: created(),
@@ -76,7 +76,7 @@ export const oFormFields = pgTable(
     containerId: belongsTo('container_id', () => oFormContainers.id),
     title: text('title').notNull().default('Placeholder'),
     type: text('type').notNull().default('placeholder'),
-    categoryId: integer('category_id').references(() => questionCategories.id, { onDelete: 'set null' }),
+    categoryId: refersTo('category_id', () => questionCategories.id),
     isActive: isActive(),
     displayOrder: displayOrder(),
     /** Validated with core/model/survey.ts fieldConfiguration(type) on every write. */
