@@ -146,7 +146,6 @@ export const ScreenerInput = v.strictObject({
 /** An update changes only what it names; styles, when given, replace the whole set. */
 export const ScreenerPatch = v.partial(ScreenerInput);
 export type ScreenerInput = v.InferInput<typeof ScreenerInput>;
-export type ScreenerValues = v.InferOutput<typeof ScreenerInput>;
 
 /** A screener as the API returns it. */
 /** A screener as the API answers it: the one description of its attributes. */
