@@ -8,6 +8,7 @@ import type { EventsPolicy } from '@core/model/eventsPolicy';
 import type { ChannelIsolation, HiddenField } from '@core/model/mediaChannel';
 import { belongsTo, created, dependsOn, instant, isActive, modified, natural } from './columns';
 import { screeners } from './screeners';
+import { surveyIdentity } from './surveys';
 
 export const mediaChannels = pgTable(
   'media_channels',
@@ -116,7 +117,7 @@ export const mediaChannelSurveys = pgTable(
   {
     id: serial('id').primaryKey(),
     mediaChannelId: belongsTo('media_channel_id', () => mediaChannels.id),
-    oFormIdentity: text('o_form_identity').notNull(),
+    oFormIdentity: surveyIdentity(),
     isActive: isActive(),
   },
   (t) => [uniqueIndex('media_channel_surveys_pair_idx').on(t.mediaChannelId, t.oFormIdentity), index('media_channel_surveys_identity_idx').on(t.oFormIdentity)],

@@ -9,6 +9,7 @@ import { contactFields } from './contact-fields';
 import { engagements } from './engagements';
 import { languages } from './languages';
 import { sponsors } from './sponsors';
+import { surveyIdentity } from './surveys';
 import { users } from './users';
 
 export const screeners = pgTable(
@@ -92,7 +93,7 @@ export const screenerSurveys = pgTable(
   {
     id: serial('id').primaryKey(),
     screenerId: belongsTo('screener_id', () => screeners.id),
-    oFormIdentity: text('o_form_identity').notNull(),
+    oFormIdentity: surveyIdentity(),
     isActive: isActive(),
     displayOrder: displayOrder(),
     created: created(),

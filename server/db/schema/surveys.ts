@@ -13,12 +13,21 @@ import { questionCategories, tags } from './lookups';
 import { sponsors } from './sponsors';
 import { users } from './users';
 
+/** A row's identity: it stays the same across versions of the survey, where its id does not. */
+const versionIdentity = () => text('identity').notNull();
+
+/**
+ * A survey named by its identity, so by whichever of its versions applies (the approved one):
+ * no foreign key, as every version of the survey shares the identity.
+ */
+export const surveyIdentity = () => text('o_form_identity').notNull();
+
 export const oForms = pgTable(
   'o_forms',
   {
     id: serial('id').primaryKey(),
-    /** Stable across versions; each version is a row of its own. */
-    identity: text('identity').notNull(),
+    /** Each version is a row of its own. */
+    identity: versionIdentity(),
     version: integer('version').notNull().default(1),
     title: text('title').notNull(),
     isActive: isActive(),
@@ -47,8 +56,7 @@ export const oFormContainers = pgTable(
   'o_form_containers',
   {
     id: serial('id').primaryKey(),
-    /** Stable across versions of the survey. */
-    identity: text('identity').notNull(),
+    identity: versionIdentity(),
     oFormId: belongsTo('o_form_id', () => oForms.id),
     title: text('title').notNull(),
     displayOrder: displayOrder(),
@@ -71,8 +79,7 @@ export const oFormFields = pgTable(
   'o_form_fields',
   {
     id: serial('id').primaryKey(),
-    /** Stable across versions of the survey. */
-    identity: text('identity').notNull(),
+    identity: versionIdentity(),
     containerId: belongsTo('container_id', () => oFormContainers.id),
     title: text('title').notNull().default('Placeholder'),
     type: text('type').notNull().default('placeholder'),
@@ -92,7 +99,7 @@ export const oFormMessages = pgTable(
   'o_form_messages',
   {
     id: serial('id').primaryKey(),
-    oFormIdentity: text('o_form_identity').notNull(),
+    oFormIdentity: surveyIdentity(),
     oFormVersionId: belongsTo('o_form_version_id', () => oForms.id),
     messageType: text('message_type').notNull(),
     /** API iso code (en, es_MX). */
