@@ -16,9 +16,7 @@ import { listApi } from './resourceApi';
 import type { SitePerformance } from '../model/sitePerformance';
 
 /** Site performance (GET /api/site-performance). */
-export const sitePerformanceApi = (client: ApiClient) => ({
-  ...listApi<SitePerformance>(client, 'site-performance'),
-});
+export const sitePerformanceApi = (client: ApiClient) => listApi<SitePerformance>(client, 'site-performance');
 
 /** Referrals: the engagement's counts, the work queue, moving a referral and logging attempts. */
 export const referralsApi = (client: ApiClient) => ({

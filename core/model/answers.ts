@@ -41,3 +41,6 @@ export function resourceAnswer<T extends string, E extends Entries>(type: T, att
 
 /** A resource as core's readers flatten it: its id beside its attributes. */
 export type Answered<R extends ResourceAnswer> = { id: string } & v.InferOutput<R['attributes']>;
+
+/** `Answered` as a schema, for readers that parse what they are given: the id beside the attributes. */
+export const answered = <E extends Entries>(answer: ResourceAnswer<string, E>) => v.object({ id: v.string(), ...answer.attributes.entries });

@@ -2,21 +2,20 @@
 import * as v from 'valibot';
 import { message } from '../validation/messages';
 import { CONTACT_FIELD_TYPES } from './kinds';
-import { count, recordId, resourceAnswer } from './answers';
+import { idNumber } from './fields';
+import { answered, count, recordId, resourceAnswer } from './answers';
 
 export const CONTACT_FIELD_SCREENER_TYPE = 'contact-fields-screeners';
 export const CONTACT_FIELD_SCREENER_SORTS = ['weight', 'label'] as const;
 export const CONTACT_FIELD_SCREENER_DEFAULT_SORT = 'weight';
 export const CONTACT_FIELD_SCREENER_LIMIT = 100;
 
-const id = () => v.pipe(v.number(message('integer')), v.integer(message('integer')), v.minValue(1, message('integer')));
-
 /** The whole set of a screener's contact fields, replacing the old set. */
 export const ContactFieldScreenersUpdate = v.strictObject({
   contactFieldScreeners: v.pipe(
     v.array(
       v.strictObject({
-        contactFieldId: id(),
+        contactFieldId: idNumber(),
         weight: v.pipe(v.number(message('integer')), v.integer(message('integer')), v.minValue(0, message('integer')), v.maxValue(100_000, message('integer'))),
       }),
     ),
@@ -40,5 +39,5 @@ export const CONTACT_FIELD_SCREENER = resourceAnswer(
   }),
 );
 /** What a reader parses a link with: its id beside the described attributes. */
-export const ContactFieldScreener = v.object({ id: v.string(), ...CONTACT_FIELD_SCREENER.attributes.entries });
+export const ContactFieldScreener = answered(CONTACT_FIELD_SCREENER);
 export type ContactFieldScreener = v.InferOutput<typeof ContactFieldScreener>;

@@ -83,7 +83,6 @@ export const EngagementInput = v.strictObject({
 export const EngagementPatch = v.partial(EngagementInput);
 
 export type EngagementInput = v.InferInput<typeof EngagementInput>;
-export type EngagementValues = v.InferOutput<typeof EngagementInput>;
 
 /** Pairs of dates where the second may not come before the first. */
 export const DATE_ORDER = [

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { count, instant, recordId, resourceAnswer } from './answers';
+import { answered, count, instant, recordId, resourceAnswer } from './answers';
 
 export const ENGAGEMENT_FILE_TYPE = 'engagements-o-files';
 
@@ -17,7 +17,7 @@ export const ENGAGEMENT_FILE = resourceAnswer(
 );
 
 /** A file as core's readers flatten it. */
-export const EngagementFile = v.object({ id: v.string(), ...ENGAGEMENT_FILE.attributes.entries });
+export const EngagementFile = answered(ENGAGEMENT_FILE);
 export type EngagementFile = v.InferOutput<typeof EngagementFile>;
 
 export const ENGAGEMENT_FILE_SORTS = ['created', 'filename', 'size'] as const;

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { isApiIsoCode, normalizeIsoCode } from '../i18n';
 import { flag, requiredText } from './fields';
-import { instant, resourceAnswer } from './answers';
+import { answered, instant, resourceAnswer } from './answers';
 
 export const LANGUAGE_TYPE = 'languages';
 
@@ -38,7 +38,7 @@ export const LANGUAGE = resourceAnswer(
 );
 
 /** A language as core's readers flatten it. */
-export const Language = v.object({ id: v.string(), ...LANGUAGE.attributes.entries });
+export const Language = answered(LANGUAGE);
 export type Language = v.InferOutput<typeof Language>;
 
 export const LANGUAGE_SORTS = ['name', 'description', 'isoCode', 'isActive', 'isDefault', 'created', 'modified'] as const;

@@ -10,6 +10,7 @@ import { hasMaxLength } from '../validation/rules';
 import { flag, idNumber, optionalText, requiredText } from './fields';
 import { ISO_CODE_FORMAT } from './language';
 import { FIELD_TYPES } from './survey';
+import { FIELD_TYPE_INVALID } from './surveyDoc';
 import { translations } from './translations';
 import { count, idText, instant, nullableText, resourceAnswer, whole, type Answered } from './answers';
 
@@ -28,7 +29,6 @@ export const ENGAGEMENT_OPTION_DEFAULT_SORT = 'engagementName';
 export const TRANSITION_TO = ['end', 'page'] as const;
 export type TransitionTo = (typeof TRANSITION_TO)[number];
 
-export const FIELD_TYPE_INVALID = `Choose one of: ${FIELD_TYPES.join(', ')}.`;
 export const TRANSITION_TO_INVALID = "Choose 'end', 'page' or nothing (the next page).";
 export const TRANSITION_TARGET_REQUIRED = 'Choose the page this option jumps to.';
 export const TRANSITION_TARGET_INVALID = 'Choose a page of this survey other than the option’s own, and not one holding only date-of-birth questions.';

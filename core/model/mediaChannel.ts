@@ -5,8 +5,7 @@ import { EMBED_PROBLEM_TYPE, EMBED_PROBLEMS } from './embedProblem';
 import { DEFAULT_EVENTS_POLICY, EVENTS_POLICIES, EVENTS_POLICY_INVALID } from './eventsPolicy';
 import { isHostName, isIPv4Address } from '../validation/rules';
 import { ChannelLocale, DEFAULT_CHANNEL_LOCALE } from './channelLocale';
-import { message } from '../validation/messages';
-import { flag, requiredText } from './fields';
+import { flag, idNumber, requiredText } from './fields';
 import { ENGAGEMENT_PAUSE } from './engagement';
 import { count, instant, recordId, resourceAnswer, type Answered } from './answers';
 import { surveyIdentity } from './screenerSurvey';
@@ -88,7 +87,7 @@ export const MediaChannelInput = v.strictObject({
     v.toLowerCase(),
     v.check((domain) => isHostName(domain) || isIPv4Address(domain), HOST_NAME_INVALID),
   ),
-  screenerId: v.pipe(v.number(message('integer')), v.integer(message('integer')), v.minValue(1, message('integer'))),
+  screenerId: idNumber(),
   channelType: v.picklist(MEDIA_CHANNEL_TYPES, MEDIA_CHANNEL_TYPE_INVALID),
   isActive: v.optional(flag(), true),
   retakeWindowDays: v.optional(
@@ -245,7 +244,7 @@ export type EmbedProblemRecord = Answered<typeof EMBED_PROBLEM>;
 /** A survey identity a media channel serves (SPEC section 3: link id and isActive). */
 export const MEDIA_CHANNEL_SURVEY_TYPE = 'media-channel-surveys';
 export const MediaChannelSurveyInput = v.strictObject({
-  mediaChannelId: v.pipe(v.number(message('integer')), v.integer(message('integer')), v.minValue(1, message('integer'))),
+  mediaChannelId: idNumber(),
   oFormIdentity: surveyIdentity(),
   isActive: v.optional(flag(), true),
 });

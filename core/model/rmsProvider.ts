@@ -5,7 +5,7 @@
  */
 import * as v from 'valibot';
 import { flag, requiredText } from './fields';
-import { count, instant, nullableText, resourceAnswer, type Answered } from './answers';
+import { answered, count, instant, nullableText, resourceAnswer, type Answered } from './answers';
 
 export const RMS_PROVIDER_TYPE = 'rms-providers';
 export const RMS_PROVIDER_TEST_TYPE = 'rms-provider-tests';
@@ -159,7 +159,7 @@ export const RMS_PROVIDER_TEST = resourceAnswer(
     durationMs: v.pipe(v.number(), v.description('How long the attempt took, in milliseconds.')),
   }),
 );
-export const RmsProviderTest = v.object({ id: v.string(), ...RMS_PROVIDER_TEST.attributes.entries });
+export const RmsProviderTest = answered(RMS_PROVIDER_TEST);
 export type RmsProviderTest = v.InferOutput<typeof RmsProviderTest>;
 
 export const RMS_PROVIDER_SORTS = ['name', 'kind', 'isActive', 'created', 'modified'] as const;

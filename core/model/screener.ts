@@ -5,7 +5,7 @@
 import * as v from 'valibot';
 import { message } from '../validation/messages';
 import { isColorHex } from '../validation/rules';
-import { flag, optionalText, requiredText } from './fields';
+import { flag, idNumber, optionalText, requiredText } from './fields';
 import { isApiIsoCode } from '../i18n';
 import { ISO_CODE_FORMAT } from './language';
 import { instant, nullableText, recordId, resourceAnswer, type Answered } from './answers';
@@ -132,7 +132,7 @@ const screenerTranslation = v.strictObject({
 export const ScreenerInput = v.strictObject({
   title: requiredText(255),
   description: optionalText(5000),
-  sponsorId: v.pipe(v.number(message('integer')), v.integer(message('integer')), v.minValue(1, message('integer'))),
+  sponsorId: idNumber(),
   screenerType: v.optional(requiredText(64), SCREENER_DEFAULT_TYPE),
   isActive: v.optional(flag(), true),
   isLocked: v.optional(flag(), false),
@@ -146,7 +146,6 @@ export const ScreenerInput = v.strictObject({
 /** An update changes only what it names; styles, when given, replace the whole set. */
 export const ScreenerPatch = v.partial(ScreenerInput);
 export type ScreenerInput = v.InferInput<typeof ScreenerInput>;
-export type ScreenerValues = v.InferOutput<typeof ScreenerInput>;
 
 /** A screener as the API returns it. */
 /** A screener as the API answers it: the one description of its attributes. */

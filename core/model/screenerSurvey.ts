@@ -4,7 +4,7 @@
  */
 import * as v from 'valibot';
 import { message } from '../validation/messages';
-import { flag } from './fields';
+import { flag, idNumber } from './fields';
 import { count, idText, instant, recordId, resourceAnswer, type Answered } from './answers';
 import { OFORM_TYPE } from './survey';
 import { SURVEY_NAMING } from './surveyNaming';
@@ -23,7 +23,7 @@ const order = () =>
   v.pipe(v.number(message('integer')), v.integer(message('integer')), v.minValue(0, message('integer')), v.maxValue(100_000, message('integer')));
 
 export const ScreenerSurveyInput = v.strictObject({
-  screenerId: v.pipe(v.number(message('integer')), v.integer(message('integer')), v.minValue(1, message('integer'))),
+  screenerId: idNumber(),
   oFormIdentity: surveyIdentity(),
   isActive: v.optional(flag(), true),
   displayOrder: v.optional(order(), 0),

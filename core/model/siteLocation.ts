@@ -43,7 +43,6 @@ export const SiteLocationInput = v.strictObject({
 export const SiteLocationPatch = v.partial(SiteLocationInput);
 
 export type SiteLocationInput = v.InferInput<typeof SiteLocationInput>;
-export type SiteLocationValues = v.InferOutput<typeof SiteLocationInput>;
 
 /** A site location as the API answers it: the one description of its attributes. */
 export const SITE_LOCATION = resourceAnswer(

@@ -19,7 +19,6 @@ export const SponsorInput = v.strictObject({
 export const SponsorPatch = v.partial(SponsorInput);
 
 export type SponsorInput = v.InferInput<typeof SponsorInput>;
-export type SponsorValues = v.InferOutput<typeof SponsorInput>;
 
 /** Figures over the sponsor's engagements, their linked sites and their referrals. */
 export const SPONSOR_FIGURES = [

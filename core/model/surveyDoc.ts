@@ -8,7 +8,7 @@ import * as v from 'valibot';
 import { message } from '../validation/messages';
 import { flag, idNumber, requiredText } from './fields';
 import { FIELD_TYPES, FieldConfiguration, OFORM_TYPE, PageTranslations } from './survey';
-import { count, idText, instant, resourceAnswer } from './answers';
+import { answered, count, idText, instant, resourceAnswer } from './answers';
 import { OFORM_FIELD_TYPE } from './kinds';
 import { chooseFromList } from '../validation/chooseFromList';
 
@@ -119,7 +119,7 @@ export const OFORM_FIELD = resourceAnswer(
   }),
 );
 /** What the admin parses a question with: its id beside the described attributes. */
-export const Question = v.object({ id: v.string(), ...OFORM_FIELD.attributes.entries });
+export const Question = answered(OFORM_FIELD);
 export type Question = v.InferOutput<typeof Question>;
 
 /** A page or child container (o-form-containers) of a version. */
@@ -137,7 +137,7 @@ export const OFORM_CONTAINER = resourceAnswer(
     translations: PageTranslations,
   }),
 );
-export const PageOrGroup = v.object({ id: v.string(), ...OFORM_CONTAINER.attributes.entries });
+export const PageOrGroup = answered(OFORM_CONTAINER);
 export type PageOrGroup = v.InferOutput<typeof PageOrGroup>;
 
 /** An option's jump, listed on the survey (SPEC section 3: transitions). */
@@ -170,7 +170,7 @@ export const OFORM = resourceAnswer(
     modified: instant(),
   }),
 );
-export const SurveyVersion = v.object({ id: v.string(), ...OFORM.attributes.entries });
+export const SurveyVersion = answered(OFORM);
 export type SurveyVersion = v.InferOutput<typeof SurveyVersion>;
 
 /** A version's approval state (o-form-versions, id: the version's). */

@@ -2,8 +2,8 @@ import * as v from 'valibot';
 import { message } from '../validation/messages';
 import { isTotpCode } from '../validation/rules';
 import { isoCode } from './language';
-import { email, flag, lengthText } from './fields';
-import { instant, nullableText, recordId, resourceAnswer, type Answered } from './answers';
+import { email, flag, idNumber, lengthText } from './fields';
+import { answered, instant, nullableText, recordId, resourceAnswer, type Answered } from './answers';
 
 /**
  * A Site Coordinator works the referrals of the site locations they are tied to, and sees
@@ -119,7 +119,7 @@ export const TOTP_ENROLMENT = resourceAnswer(
     otpauthUri: v.pipe(v.string(), v.description('The same secret as an otpauth:// URI (issuer and username with it), for the QR code.')),
   }),
 );
-export const TotpEnrolment = v.object({ id: v.string(), ...TOTP_ENROLMENT.attributes.entries });
+export const TotpEnrolment = answered(TOTP_ENROLMENT);
 export type TotpEnrolment = v.InferOutput<typeof TotpEnrolment>;
 
 export const USER_SORTS = ['username', 'email', 'isActive', 'created', 'modified'] as const;
@@ -152,8 +152,8 @@ export const hasRole = (user: Pick<User, 'roles'> | null | undefined, ...names: 
 export const SITE_COORDINATOR_TYPE = 'site-coordinators';
 /** Ties a Site Coordinator to a site location (the site view's coordinators). */
 export const SiteCoordinatorInput = v.strictObject({
-  userId: v.pipe(v.number(message('integer')), v.integer(message('integer')), v.minValue(1, message('integer'))),
-  siteLocationId: v.pipe(v.number(message('integer')), v.integer(message('integer')), v.minValue(1, message('integer'))),
+  userId: idNumber(),
+  siteLocationId: idNumber(),
 });
 /** A Site Coordinator tied to a site location (id: `{siteLocationId}-{userId}`). */
 export const SITE_COORDINATOR_TIE = resourceAnswer(

@@ -5,7 +5,7 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import { SCREENER_ENGAGEMENT, SCREENER_ENGAGEMENT_TYPE } from '@core/model/screener';
-import { message } from '@core/validation/messages';
+import { idNumber } from '@core/model/fields';
 import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { parseId } from '../http/query';
@@ -15,10 +15,7 @@ import { editableScreener } from './access';
 import { describe } from '../openapi/describe';
 
 const EngagementsUpdate = v.strictObject({
-  engagementIds: v.pipe(
-    v.array(v.pipe(v.number(message('integer')), v.integer(message('integer')), v.minValue(1, message('integer')))),
-    v.maxLength(1000, 'At most 1000 engagements.'),
-  ),
+  engagementIds: v.pipe(v.array(idNumber()), v.maxLength(1000, 'At most 1000 engagements.')),
 });
 
 export function engagementsScreenersRoutes(deps: Deps) {

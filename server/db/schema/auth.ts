@@ -1,8 +1,8 @@
 /**
  * Sign-in (server/auth/): refresh tokens, login attempts and single sign-on (SAML).
  */
-import { boolean, index, integer, pgTable, serial, text } from 'drizzle-orm/pg-core';
-import { created, instant } from './columns';
+import { boolean, index, pgTable, serial, text } from 'drizzle-orm/pg-core';
+import { belongsTo, created, instant } from './columns';
 import { users } from './users';
 
 /**
@@ -13,9 +13,7 @@ export const refreshTokens = pgTable(
   'refresh_tokens',
   {
     id: serial('id').primaryKey(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: belongsTo('user_id', () => users.id),
     tokenHash: text('token_hash').notNull().unique(),
     familyId: text('family_id').notNull(),
     expiresAt: instant('expires_at').notNull(),
@@ -59,9 +57,7 @@ export const ssoAssertions = pgTable('sso_assertions', {
  */
 export const ssoHandoffs = pgTable('sso_handoffs', {
   tokenHash: text('token_hash').primaryKey(),
-  userId: integer('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
+  userId: belongsTo('user_id', () => users.id),
   service: text('service').notNull(),
   expiresAt: instant('expires_at').notNull(),
   usedAt: instant('used_at'),

@@ -6,8 +6,9 @@ import { sql } from 'drizzle-orm';
 import { bigint, check, date, index, jsonb, integer, pgTable, primaryKey, serial, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { EventsPolicy } from '@core/model/eventsPolicy';
 import type { ChannelIsolation, HiddenField } from '@core/model/mediaChannel';
-import { belongsTo, created, instant, isActive, modified, natural } from './columns';
+import { belongsTo, created, dependsOn, instant, isActive, modified, natural } from './columns';
 import { screeners } from './screeners';
+import { surveyIdentity } from './surveys';
 
 export const mediaChannels = pgTable(
   'media_channels',
@@ -15,9 +16,7 @@ export const mediaChannels = pgTable(
     id: serial('id').primaryKey(),
     title: text('title').notNull(),
     domain: text('domain').notNull(),
-    screenerId: integer('screener_id')
-      .notNull()
-      .references(() => screeners.id, { onDelete: 'restrict' }),
+    screenerId: dependsOn('screener_id', () => screeners.id),
     channelType: text('type').notNull(),
     isActive: isActive(),
     /**
@@ -118,7 +117,7 @@ export const mediaChannelSurveys = pgTable(
   {
     id: serial('id').primaryKey(),
     mediaChannelId: belongsTo('media_channel_id', () => mediaChannels.id),
-    oFormIdentity: text('o_form_identity').notNull(),
+    oFormIdentity: surveyIdentity(),
     isActive: isActive(),
   },
   (t) => [uniqueIndex('media_channel_surveys_pair_idx').on(t.mediaChannelId, t.oFormIdentity), index('media_channel_surveys_identity_idx').on(t.oFormIdentity)],

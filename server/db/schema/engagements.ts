@@ -3,7 +3,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { boolean, check, date, index, numeric, integer, pgTable, serial, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import { belongsTo, created, isActive, modified, natural } from './columns';
+import { belongsTo, created, dependsOn, isActive, modified, natural, refersTo } from './columns';
 import { linkTable } from './linkTable';
 import { campaignTypes, targetGroups, therapeuticAreas, indications, type LookupTable } from './lookups';
 import { rmsProviders } from './rms-providers';
@@ -17,9 +17,7 @@ export const engagements = pgTable(
     name: text('name').notNull(),
     description: text('description'),
     // Restrict: a sponsor with engagements cannot be deleted (no orphans).
-    sponsorId: integer('sponsor_id')
-      .notNull()
-      .references(() => sponsors.id, { onDelete: 'restrict' }),
+    sponsorId: dependsOn('sponsor_id', () => sponsors.id),
     sponsorContact: text('sponsor_contact'),
     startDate: date('start_date', { mode: 'string' }),
     endDate: date('end_date', { mode: 'string' }),
@@ -43,7 +41,7 @@ export const engagements = pgTable(
     targetParticipantCount: integer('target_participant_count'),
     /** What the target counts: 'referrals' (made) or 'randomized' (referrals that reached randomization). */
     targetMeasure: text('target_measure').notNull().default('referrals'),
-    rmsProviderId: integer('rms_provider_id').references(() => rmsProviders.id, { onDelete: 'set null' }),
+    rmsProviderId: refersTo('rms_provider_id', () => rmsProviders.id),
     rmsSponsorIdentifier: text('rms_sponsor_identifier'),
     /** The same person referred again within this many days is a duplicate, not sent again (0: never). */
     duplicateWindowDays: integer('duplicate_window_days').notNull().default(90),
@@ -52,7 +50,7 @@ export const engagements = pgTable(
     /** Service level: an open referral with no update for this many days is stale. */
     staleDays: integer('stale_days').notNull().default(7),
     /** The staff member answerable for the engagement (overdue messages reach them); its creator at first. */
-    ownerUserId: integer('owner_user_id').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
+    ownerUserId: refersTo('owner_user_id', (): AnyPgColumn => users.id),
     created: created(),
     modified: modified(),
   },
@@ -88,7 +86,7 @@ export const engagementFiles = pgTable(
     mime: text('mime').notNull(),
     size: integer('size').notNull(),
     storageKey: text('storage_key').notNull().unique(),
-    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdBy: refersTo('created_by', () => users.id),
     created: created(),
   },
   (t) => [index('engagement_files_engagement_idx').on(t.engagementId)],

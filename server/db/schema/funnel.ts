@@ -3,6 +3,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { boolean, check, date, index, integer, pgTable, primaryKey, smallint, text } from 'drizzle-orm/pg-core';
+import { belongsTo } from './columns';
 import { oForms } from './surveys';
 
 /**
@@ -45,9 +46,7 @@ export const funnelDayCounts = pgTable(
   'funnel_day_counts',
   {
     day: date('day', { mode: 'string' }).notNull(),
-    oFormId: integer('o_form_id')
-      .notNull()
-      .references(() => oForms.id, { onDelete: 'cascade' }),
+    oFormId: belongsTo('o_form_id', () => oForms.id),
     mediaChannelId: integer('media_channel_id'),
     started: integer('started').notNull().default(0),
     completed: integer('completed').notNull().default(0),

@@ -3,7 +3,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { check, doublePrecision, index, integer, pgTable, primaryKey, serial, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import { belongsTo, created, instant } from './columns';
+import { belongsTo, created, instant, refersTo } from './columns';
 import { mediaChannels } from './channels';
 import { oFormSubmissions } from './participant';
 import { screeners } from './screeners';
@@ -19,11 +19,11 @@ export const leads = pgTable(
   {
     id: serial('id').primaryKey(),
     kind: text('kind').notNull(),
-    submissionId: integer('submission_id').references(() => oFormSubmissions.id, { onDelete: 'set null' }),
+    submissionId: refersTo('submission_id', () => oFormSubmissions.id),
     /** The run's engagements (a noTrialSites lead: those it qualified for); scope and site matches go by them. */
     engagementIds: integer('engagement_ids').array().notNull(),
-    screenerId: integer('screener_id').references(() => screeners.id, { onDelete: 'set null' }),
-    mediaChannelId: integer('media_channel_id').references(() => mediaChannels.id, { onDelete: 'set null' }),
+    screenerId: refersTo('screener_id', () => screeners.id),
+    mediaChannelId: refersTo('media_channel_id', () => mediaChannels.id),
     language: text('language').notNull().default('en'),
     /** AES-256-GCM ciphertexts: the JSON map of contact field name to value, and the ZIP searched from. */
     valuesCiphertext: text('values_ciphertext').notNull(),
@@ -35,12 +35,12 @@ export const leads = pgTable(
     consentedAt: instant('consented_at').notNull(),
     consentText: text('consent_text').notNull(),
     consentTextSha256: text('consent_text_sha256').notNull(),
-    surveyId: integer('survey_id').references((): AnyPgColumn => oForms.id, { onDelete: 'set null' }),
+    surveyId: refersTo('survey_id', (): AnyPgColumn => oForms.id),
     surveyVersion: integer('survey_version'),
     /** Keyed hashes of the e-mail and phone given (security/contactMatch.ts), the same as contacts'. */
     emailMatch: text('email_match'),
     phoneMatch: text('phone_match'),
-    duplicateOf: integer('duplicate_of').references((): AnyPgColumn => leads.id, { onDelete: 'set null' }),
+    duplicateOf: refersTo('duplicate_of', (): AnyPgColumn => leads.id),
     created: created(),
   },
   (t) => [

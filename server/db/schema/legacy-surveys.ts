@@ -4,7 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, jsonb, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { belongsTo, created, displayOrder, isActive, modified } from './columns';
+import { belongsTo, created, displayOrder, isActive, modified, refersTo } from './columns';
 import { linkTable } from './linkTable';
 import { engagements } from './engagements';
 import { questionCategories, tags } from './lookups';
@@ -18,7 +18,7 @@ export const surveys = pgTable(
     globalId: text('global_id').notNull().unique(),
     isActive: isActive(),
     engagementId: integer('engagement_id').references(() => engagements.id, { onDelete: 'cascade' }),
-    screenerId: integer('screener_id').references(() => screeners.id, { onDelete: 'set null' }),
+    screenerId: refersTo('screener_id', () => screeners.id),
     /** Raised by adding a page and lowered by deleting one (SPEC section 4); names 'New Page N'. */
     pageCounter: integer('page_counter').notNull().default(0),
     created: created(),
@@ -48,7 +48,7 @@ export const surveyQuestions = pgTable(
     questionType: text('type').notNull().default('placeholder'),
     title: text('title').notNull().default('Placeholder'),
     helperText: text('helper_text'),
-    questionCategoryId: integer('question_category_id').references(() => questionCategories.id, { onDelete: 'set null' }),
+    questionCategoryId: refersTo('question_category_id', () => questionCategories.id),
     translations: jsonb('translations').$type<Record<string, { title?: string; helperText?: string }>>().notNull().default({}),
     displayOrder: displayOrder(),
     deleted: boolean('deleted').notNull().default(false),
@@ -72,7 +72,7 @@ export const surveyOptions = pgTable(
     isDisqualified: boolean('is_disqualified').notNull().default(false),
     /** 'end' or 'page' (then transitionTarget is the page id), or null for the next page. */
     transitionTo: text('transition_to'),
-    transitionTarget: integer('transition_target').references(() => surveyPages.id, { onDelete: 'set null' }),
+    transitionTarget: refersTo('transition_target', () => surveyPages.id),
     translations: jsonb('translations').$type<Record<string, string>>().notNull().default({}),
     displayOrder: displayOrder(),
     deleted: boolean('deleted').notNull().default(false),

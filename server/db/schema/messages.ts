@@ -2,8 +2,8 @@
  * Messages (server/messages/): the e-mail and text outbox, its templates, settings and opt-outs.
  */
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgTable, primaryKey, serial, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { belongsTo, created, instant, modified } from './columns';
+import { boolean, check, index, integer, pgTable, primaryKey, serial, text, uniqueIndex, type PgColumnBuilderBase } from 'drizzle-orm/pg-core';
+import { belongsTo, created, instant, leasedAttempts, modified, refersTo } from './columns';
 import { engagements } from './engagements';
 import { referrals } from './referrals';
 import { users } from './users';
@@ -28,7 +28,7 @@ export const messages = pgTable(
     referralId: integer('referral_id').references(() => referrals.id, { onDelete: 'cascade' }),
     /** 'staff' or 'participant'. */
     audience: text('audience').notNull(),
-    recipientUserId: integer('recipient_user_id').references(() => users.id, { onDelete: 'set null' }),
+    recipientUserId: refersTo('recipient_user_id', () => users.id),
     /** What the admin shows in place of the address: a staff username, or "participant". */
     recipientLabel: text('recipient_label').notNull(),
     language: text('language').notNull().default('en'),
@@ -40,11 +40,7 @@ export const messages = pgTable(
     bodyCiphertext: text('body_ciphertext'),
     messageId: text('message_id').notNull(),
     unsubscribeToken: text('unsubscribe_token'),
-    status: text('status').notNull().default('pending'),
-    attempts: integer('attempts').notNull().default(0),
-    nextAttemptAt: instant('next_attempt_at'),
-    leaseId: uuid('lease_id'),
-    lastAttemptAt: instant('last_attempt_at'),
+    ...leasedAttempts(),
     lastError: text('last_error'),
     sentAt: instant('sent_at'),
     purgedAt: instant('purged_at'),
@@ -76,33 +72,32 @@ export const engagementMessageSettings = pgTable(
   (t) => [primaryKey({ columns: [t.engagementId, t.kind] }), check('engagement_message_settings_delay_check', sql`${t.delayMinutes} between 0 and 43200`)],
 );
 
-/** A message kind's template in one language as staff edited it (no row: the shipped default). */
-export const messageTemplates = pgTable(
-  'message_templates',
-  {
-    kind: text('kind').notNull(),
-    language: text('language').notNull(),
-    subject: text('subject').notNull(),
-    html: text('html').notNull(),
-    text: text('text').notNull(),
-    modifiedBy: integer('modified_by').references(() => users.id, { onDelete: 'set null' }),
-    modified: modified(),
-  },
-  (t) => [primaryKey({ columns: [t.kind, t.language] })],
-);
+/**
+ * A message kind's template in one language as staff edited it (no row: the shipped default),
+ * made of the parts `body` names.
+ */
+const editedTemplates = <T extends string, B extends Record<string, PgColumnBuilderBase>>(name: T, body: B) =>
+  pgTable(
+    name,
+    {
+      kind: text('kind').notNull(),
+      language: text('language').notNull(),
+      ...body,
+      modifiedBy: refersTo('modified_by', () => users.id),
+      modified: modified(),
+    },
+    (t) => [primaryKey({ columns: [t.kind, t.language] })],
+  );
 
-/** Staff's text (SMS) templates, per kind that is texted and language; the shipped default where none. */
-export const smsTemplates = pgTable(
-  'sms_templates',
-  {
-    kind: text('kind').notNull(),
-    language: text('language').notNull(),
-    text: text('text').notNull(),
-    modifiedBy: integer('modified_by').references(() => users.id, { onDelete: 'set null' }),
-    modified: modified(),
-  },
-  (t) => [primaryKey({ columns: [t.kind, t.language] })],
-);
+/** The e-mail templates. */
+export const messageTemplates = editedTemplates('message_templates', {
+  subject: text('subject').notNull(),
+  html: text('html').notNull(),
+  text: text('text').notNull(),
+});
+
+/** Staff's text (SMS) templates, per kind that is texted and language. */
+export const smsTemplates = editedTemplates('sms_templates', { text: text('text').notNull() });
 
 /** Participant addresses (keyed hashes) that unsubscribed: no participant mail goes to them again. */
 export const messageOptOuts = pgTable('message_opt_outs', {

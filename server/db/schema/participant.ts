@@ -5,7 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, jsonb, integer, pgTable, serial, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Utm } from '@core/model/partnerPage';
-import { belongsTo, created, instant, modified } from './columns';
+import { belongsTo, created, instant, modified, refersTo } from './columns';
 import { mediaChannels } from './channels';
 import { engagements } from './engagements';
 import { languages } from './languages';
@@ -20,8 +20,8 @@ export const oFormSubmissions = pgTable(
     oFormId: belongsTo('o_form_id', () => oForms.id),
     /** 'in_progress' at creation; 'completed' once the contact form (or the outcome) ends it. */
     status: text('status').notNull().default('in_progress'),
-    mediaChannelId: integer('media_channel_id').references(() => mediaChannels.id, { onDelete: 'set null' }),
-    languageId: integer('language_id').references(() => languages.id, { onDelete: 'set null' }),
+    mediaChannelId: refersTo('media_channel_id', () => mediaChannels.id),
+    languageId: refersTo('language_id', () => languages.id),
     /** API iso code (en, es_MX) the participant runs in. */
     language: text('language').notNull().default('en'),
     /** The partner page as origin and path only: its query and fragment are never stored. */
@@ -128,13 +128,11 @@ export const contacts = pgTable(
   'contacts',
   {
     id: serial('id').primaryKey(),
-    submissionId: integer('submission_id').references(() => oFormSubmissions.id, { onDelete: 'set null' }),
+    submissionId: refersTo('submission_id', () => oFormSubmissions.id),
     engagementId: belongsTo('engagement_id', () => engagements.id),
-    engagementSiteLocationId: integer('engagement_site_location_id').references(() => engagementSiteLocations.id, {
-      onDelete: 'set null',
-    }),
-    screenerId: integer('screener_id').references(() => screeners.id, { onDelete: 'set null' }),
-    mediaChannelId: integer('media_channel_id').references(() => mediaChannels.id, { onDelete: 'set null' }),
+    engagementSiteLocationId: refersTo('engagement_site_location_id', () => engagementSiteLocations.id),
+    screenerId: refersTo('screener_id', () => screeners.id),
+    mediaChannelId: refersTo('media_channel_id', () => mediaChannels.id),
     language: text('language').notNull().default('en'),
     /** AES-256-GCM ciphertext of the JSON map of contact field name to value. */
     valuesCiphertext: text('values_ciphertext').notNull(),
@@ -143,7 +141,7 @@ export const contacts = pgTable(
     /** The consent exactly as shown (sanitized HTML, in `language`), its SHA-256 (hex), and the approved survey version answered. */
     consentText: text('consent_text'),
     consentTextSha256: text('consent_text_sha256'),
-    consentSurveyId: integer('consent_survey_id').references((): AnyPgColumn => oForms.id, { onDelete: 'set null' }),
+    consentSurveyId: refersTo('consent_survey_id', (): AnyPgColumn => oForms.id),
     consentSurveyVersion: integer('consent_survey_version'),
     /** The separate consent to be texted at the phone number given, as shown (its text, SHA-256 and instant); null when not given. */
     smsConsentText: text('sms_consent_text'),
@@ -153,7 +151,7 @@ export const contacts = pgTable(
     emailMatch: text('email_match'),
     phoneMatch: text('phone_match'),
     /** The same person's referral to this engagement within its window: this contact is kept but never sent. */
-    duplicateOf: integer('duplicate_of').references((): AnyPgColumn => contacts.id, { onDelete: 'set null' }),
+    duplicateOf: refersTo('duplicate_of', (): AnyPgColumn => contacts.id),
     created: created(),
   },
   (t) => [

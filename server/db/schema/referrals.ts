@@ -3,7 +3,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { bigserial, boolean, check, index, integer, pgTable, serial, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import { belongsTo, created, instant, isActive } from './columns';
+import { belongsTo, created, instant, isActive, refersTo } from './columns';
 import { engagements } from './engagements';
 import { contacts } from './participant';
 import { engagementSiteLocations } from './sites';
@@ -19,9 +19,7 @@ export const referrals = pgTable(
   {
     id: serial('id').primaryKey(),
     engagementId: belongsTo('engagement_id', () => engagements.id),
-    engagementSiteLocationId: integer('engagement_site_location_id').references(() => engagementSiteLocations.id, {
-      onDelete: 'set null',
-    }),
+    engagementSiteLocationId: refersTo('engagement_site_location_id', () => engagementSiteLocations.id),
     isScreened: boolean('is_screened').notNull().default(false),
     isRandomized: boolean('is_randomized').notNull().default(false),
     /** The participant contact this referral counts (null for referrals recorded before contacts). */
@@ -75,12 +73,12 @@ export const referralEvents = pgTable(
     occurredAt: instant('occurred_at').notNull(),
     /** 'status' or 'attempt'. */
     kind: text('kind').notNull(),
-    actorUserId: integer('actor_user_id').references(() => users.id, { onDelete: 'set null' }),
+    actorUserId: refersTo('actor_user_id', () => users.id),
     /** The staff username or the record system's name, kept as it was. */
     actorName: text('actor_name').notNull(),
     fromStatus: text('from_status'),
     toStatus: text('to_status'),
-    reasonId: integer('reason_id').references(() => referralReasons.id, { onDelete: 'set null' }),
+    reasonId: refersTo('reason_id', () => referralReasons.id),
     channel: text('channel'),
     result: text('result'),
     /** Sealed like the referral's reason note. */

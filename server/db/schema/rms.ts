@@ -3,7 +3,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, pgTable, primaryKey, serial, text, uuid } from 'drizzle-orm/pg-core';
-import { belongsTo, created, instant, natural } from './columns';
+import { belongsTo, created, instant, leasedAttempts, natural, refersTo } from './columns';
 import { contacts } from './participant';
 import { rmsProviders } from './rms-providers';
 
@@ -21,12 +21,8 @@ export const rmsDeliveries = pgTable(
       .references(() => contacts.id, { onDelete: 'cascade' }),
     /** The referral's idempotency key: `referralId` of every push and its webhook-id. */
     referralKey: uuid('referral_key').notNull().defaultRandom().unique(),
-    status: text('status').notNull().default('pending'),
-    /** Attempts made in the current round (a resend of a failed delivery starts a new round). */
-    attempts: integer('attempts').notNull().default(0),
-    nextAttemptAt: instant('next_attempt_at'),
-    leaseId: uuid('lease_id'),
-    lastAttemptAt: instant('last_attempt_at'),
+    /** `attempts` counts the current round (a resend of a failed delivery starts a new round). */
+    ...leasedAttempts(),
     /** When the record system first accepted it; kept when it is sent again. */
     deliveredAt: instant('delivered_at'),
     created: created(),
@@ -44,7 +40,7 @@ export const rmsAudits = pgTable(
   {
     id: serial('id').primaryKey(),
     contactId: belongsTo('contact_id', () => contacts.id),
-    rmsProviderId: integer('rms_provider_id').references(() => rmsProviders.id, { onDelete: 'set null' }),
+    rmsProviderId: refersTo('rms_provider_id', () => rmsProviders.id),
     rmsProviderName: text('rms_provider_name').notNull(),
     succeeded: boolean('succeeded').notNull().default(false),
     attempt: integer('attempt').notNull().default(1),

@@ -3,12 +3,13 @@
  */
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, jsonb, integer, pgTable, serial, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import { belongsTo, created, displayOrder, isActive, modified, natural } from './columns';
+import { belongsTo, created, dependsOn, displayOrder, isActive, modified, natural, refersTo } from './columns';
 import { linkTable } from './linkTable';
 import { contactFields } from './contact-fields';
 import { engagements } from './engagements';
 import { languages } from './languages';
 import { sponsors } from './sponsors';
+import { surveyIdentity } from './surveys';
 import { users } from './users';
 
 export const screeners = pgTable(
@@ -17,10 +18,8 @@ export const screeners = pgTable(
     id: serial('id').primaryKey(),
     title: text('title').notNull(),
     description: text('description'),
-    sponsorId: integer('sponsor_id')
-      .notNull()
-      .references(() => sponsors.id, { onDelete: 'restrict' }),
-    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    sponsorId: dependsOn('sponsor_id', () => sponsors.id),
+    userId: refersTo('user_id', () => users.id),
     screenerType: text('type').notNull().default('super-screener'),
     isActive: isActive(),
     isLocked: boolean('is_locked').notNull().default(false),
@@ -31,7 +30,7 @@ export const screeners = pgTable(
     /** Every colour of SPEC section 3, validated with core/model's screener styles schema. */
     styles: jsonb('styles').$type<Record<string, unknown>>().notNull().default({}),
     /** Set on a clone: the screener it was copied from. */
-    clonedFromId: integer('cloned_from_id').references((): AnyPgColumn => screeners.id, { onDelete: 'set null' }),
+    clonedFromId: refersTo('cloned_from_id', (): AnyPgColumn => screeners.id),
     created: created(),
     modified: modified(),
   },
@@ -94,7 +93,7 @@ export const screenerSurveys = pgTable(
   {
     id: serial('id').primaryKey(),
     screenerId: belongsTo('screener_id', () => screeners.id),
-    oFormIdentity: text('o_form_identity').notNull(),
+    oFormIdentity: surveyIdentity(),
     isActive: isActive(),
     displayOrder: displayOrder(),
     created: created(),

@@ -4,7 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { boolean, check, doublePrecision, index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { belongsTo, created, isActive, modified, natural } from './columns';
+import { belongsTo, created, isActive, modified, natural, refersTo } from './columns';
 import { linkTable } from './linkTable';
 import { engagements } from './engagements';
 import { countries } from './lookups';
@@ -17,7 +17,7 @@ export const siteLocations = pgTable(
     siteId: text('site_id'),
     name: text('name').notNull(),
     description: text('description'),
-    countryId: integer('country_id').references(() => countries.id, { onDelete: 'set null' }),
+    countryId: refersTo('country_id', () => countries.id),
     streetAddress: text('street_address'),
     unitNumber: text('unit_number'),
     city: text('city'),

@@ -1,8 +1,8 @@
 /**
  * Sponsors (server/sponsors/).
  */
-import { index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { created, isActive, modified, natural } from './columns';
+import { index, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { created, isActive, modified, natural, refersTo } from './columns';
 import { countries } from './lookups';
 
 export const sponsors = pgTable(
@@ -15,7 +15,7 @@ export const sponsors = pgTable(
     description: text('description'),
     isActive: isActive(),
     businessPractice: text('business_practice'),
-    countryId: integer('country_id').references(() => countries.id, { onDelete: 'set null' }),
+    countryId: refersTo('country_id', () => countries.id),
     created: created(),
     modified: modified(),
   },

@@ -5,7 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, jsonb, integer, pgTable, serial, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import { belongsTo, created, displayOrder, instant, isActive, modified } from './columns';
+import { belongsTo, created, displayOrder, instant, isActive, modified, refersTo } from './columns';
 import { linkTable } from './linkTable';
 import { engagements } from './engagements';
 import { languages } from './languages';
@@ -13,12 +13,21 @@ import { questionCategories, tags } from './lookups';
 import { sponsors } from './sponsors';
 import { users } from './users';
 
+/** A row's identity: it stays the same across versions of the survey, where its id does not. */
+const versionIdentity = () => text('identity').notNull();
+
+/**
+ * A survey named by its identity, so by whichever of its versions applies (the approved one):
+ * no foreign key, as every version of the survey shares the identity.
+ */
+export const surveyIdentity = () => text('o_form_identity').notNull();
+
 export const oForms = pgTable(
   'o_forms',
   {
     id: serial('id').primaryKey(),
-    /** Stable across versions; each version is a row of its own. */
-    identity: text('identity').notNull(),
+    /** Each version is a row of its own. */
+    identity: versionIdentity(),
     version: integer('version').notNull().default(1),
     title: text('title').notNull(),
     isActive: isActive(),
@@ -26,9 +35,9 @@ export const oForms = pgTable(
     isApproved: boolean('is_approved').notNull().default(false),
     /** Set once, on approval: from then on the version never changes. */
     approvedAt: instant('approved_at'),
-    approvedBy: integer('approved_by').references(() => users.id, { onDelete: 'set null' }),
+    approvedBy: refersTo('approved_by', () => users.id),
     engagementId: belongsTo('engagement_id', () => engagements.id),
-    sponsorId: integer('sponsor_id').references(() => sponsors.id, { onDelete: 'set null' }),
+    sponsorId: refersTo('sponsor_id', () => sponsors.id),
     /** The number of pages (root containers): the progress bar's maximum. */
     containerCount: integer('container_count').notNull().default(0),
     created: created(),
@@ -47,8 +56,7 @@ export const oFormContainers = pgTable(
   'o_form_containers',
   {
     id: serial('id').primaryKey(),
-    /** Stable across versions of the survey. */
-    identity: text('identity').notNull(),
+    identity: versionIdentity(),
     oFormId: belongsTo('o_form_id', () => oForms.id),
     title: text('title').notNull(),
     displayOrder: displayOrder(),
@@ -71,12 +79,11 @@ export const oFormFields = pgTable(
   'o_form_fields',
   {
     id: serial('id').primaryKey(),
-    /** Stable across versions of the survey. */
-    identity: text('identity').notNull(),
+    identity: versionIdentity(),
     containerId: belongsTo('container_id', () => oFormContainers.id),
     title: text('title').notNull().default('Placeholder'),
     type: text('type').notNull().default('placeholder'),
-    categoryId: integer('category_id').references(() => questionCategories.id, { onDelete: 'set null' }),
+    categoryId: refersTo('category_id', () => questionCategories.id),
     isActive: isActive(),
     displayOrder: displayOrder(),
     /** Validated with core/model/survey.ts fieldConfiguration(type) on every write. */
@@ -92,7 +99,7 @@ export const oFormMessages = pgTable(
   'o_form_messages',
   {
     id: serial('id').primaryKey(),
-    oFormIdentity: text('o_form_identity').notNull(),
+    oFormIdentity: surveyIdentity(),
     oFormVersionId: belongsTo('o_form_version_id', () => oForms.id),
     messageType: text('message_type').notNull(),
     /** API iso code (en, es_MX). */
