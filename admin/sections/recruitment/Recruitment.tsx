@@ -43,7 +43,7 @@ import {
   type TrendPeriod,
 } from '../../components/funnel/funnelQuery';
 import { DataTable, type Column } from '../../components/list/DataTable';
-import { dateRangeFilters, type ListFilterField, selectFilter } from '../../components/list/filters';
+import { dateRangeFilters, engagementFilter, type ListFilterField, selectFilter, sponsorFilter } from '../../components/list/filters';
 import { ListFilters } from '../../components/list/ListFilters';
 import { Loading } from '../../components/Loading';
 import { useAsync } from '../../hooks/useAsync';
@@ -92,8 +92,8 @@ function useFilterFields(filters: FunnelFilterValues): ListFilterField[] {
     'Could not load the site locations.',
   );
   return [
-    selectFilter('sponsorId', 'Sponsor', sponsorOptions),
-    selectFilter('engagementId', 'Engagement', engagementOptions),
+    sponsorFilter(sponsorOptions),
+    engagementFilter(engagementOptions),
     selectFilter('screenerId', 'Screener', screenerOptions),
     selectFilter('mediaChannelId', 'Media channel', channelOptions),
     selectFilter('oFormIdentity', 'Survey', surveyOptions),
