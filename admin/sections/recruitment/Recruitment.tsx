@@ -52,6 +52,7 @@ import { useSponsorOptions } from '../../hooks/useSponsorOptions';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { funnelCalls, optionCalls } from './calls';
+import { ErrorText } from '../../components/form/FormErrors';
 import './recruitment.css';
 
 export const EXPORT_FAILED = 'Could not export the funnel';
@@ -132,11 +133,7 @@ function HiddenFieldSelect({ filters, value, onChange }: { filters: FunnelFilter
 }
 
 function Failure({ error, what }: { error: unknown; what: string }) {
-  return (
-    <p className="form-errors" role="alert">
-      {error instanceof ApiError ? error.message : `Could not load the ${what}.`}
-    </p>
-  );
+  return <ErrorText message={error instanceof ApiError ? error.message : `Could not load the ${what}.`} />;
 }
 
 /**

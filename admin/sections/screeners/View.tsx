@@ -30,6 +30,7 @@ import { ContactFieldsPanel } from './ContactFieldsPanel';
 import { ScreenerFlowPanel } from './ScreenerFlowPanel';
 import { useScreener } from './useScreener';
 import { OUTCOME_LABELS, SCREENER_LABELS as L, STYLE_GROUP_LABELS, colourLabel } from './screenerValues';
+import { ErrorText } from '../../components/form/FormErrors';
 import './screeners.css';
 
 function StylesPanel({ screener }: { screener: Screener }) {
@@ -163,11 +164,7 @@ function SurveysPanel({ screener, canEdit }: { screener: Screener; canEdit: bool
           </span>
         )}
       </div>
-      {error && (
-        <p className="form-errors" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorText message={error} />
       {surveys.data && surveys.data.items.length === 0 && <p className="muted">No surveys yet.</p>}
       <ul className="plain-list">
         {surveys.data?.items.map((s) => (
