@@ -1,9 +1,17 @@
-/** A form's message that belongs to no single field (a refused save, a lost connection). */
-export function FormErrors({ message }: { message?: string | null }) {
+type ErrorProps = { message?: string | null };
+
+/** The one look of a failure: nothing when there is none, else an alert. */
+function ErrorAlert({ as: Tag, message }: ErrorProps & { as: 'div' | 'p' }) {
   if (!message) return null;
   return (
-    <div className="form-errors" role="alert">
+    <Tag className="form-errors" role="alert">
       {message}
-    </div>
+    </Tag>
   );
 }
+
+/** A form's message that belongs to no single field (a refused save, a lost connection). */
+export const FormErrors = ({ message }: ErrorProps) => <ErrorAlert as="div" message={message} />;
+
+/** A panel's or an action's failure, said in a line beside what failed (not a whole form's). */
+export const ErrorText = ({ message }: ErrorProps) => <ErrorAlert as="p" message={message} />;

@@ -10,6 +10,7 @@ import { useApi } from '../../state/services';
 import { FunnelChart } from '../charts/lazy';
 import { Loading } from '../Loading';
 import { funnelParams, recruitmentPath, type FunnelFilterValues } from './funnelQuery';
+import { ErrorText } from '../form/FormErrors';
 
 export function FunnelPanel({
   filters,
@@ -38,9 +39,7 @@ export function FunnelPanel({
         </div>
       </div>
       {funnel.error ? (
-        <p className="form-errors" role="alert">
-          Could not load the funnel.
-        </p>
+        <ErrorText message="Could not load the funnel." />
       ) : funnel.loading && !funnel.data ? (
         <Loading />
       ) : (

@@ -17,6 +17,8 @@ export interface Column<T> {
   hideable?: boolean;
   cell: (row: T) => ReactNode;
   className?: string;
+  /** The cell that names its row (a row header, th scope=row), e.g. the outcome a row is about. */
+  rowHeader?: boolean;
 }
 
 /** The attributes a CSV export of these columns asks for, in their order. */
@@ -77,11 +79,17 @@ export function DataTable<T>({ caption, columns, rows, rowKey, sort = '', onSort
           ) : (
             rows.map((row) => (
               <tr key={rowKey(row)}>
-                {columns.map((column) => (
-                  <td key={column.id} className={column.className}>
-                    {column.cell(row)}
-                  </td>
-                ))}
+                {columns.map((column) =>
+                  column.rowHeader ? (
+                    <th key={column.id} scope="row" className={column.className}>
+                      {column.cell(row)}
+                    </th>
+                  ) : (
+                    <td key={column.id} className={column.className}>
+                      {column.cell(row)}
+                    </td>
+                  ),
+                )}
               </tr>
             ))
           )}

@@ -42,7 +42,10 @@ export const dateRangeFilters = (fromLabel: string, toLabel: string, [from, to] 
 
 export const activeFilter = (label = 'Status'): ListFilterField => flagFilter('isActive', label, 'Active', 'Inactive');
 
-export const sponsorFilter = (options: { options: readonly SelectOption[]; loading: boolean }): ListFilterField =>
-  selectFilter('sponsorId', 'Sponsor', options);
+type LoadingOptions = { options: readonly SelectOption[]; loading: boolean };
+
+export const sponsorFilter = (options: LoadingOptions): ListFilterField => selectFilter('sponsorId', 'Sponsor', options);
+
+export const engagementFilter = (options: LoadingOptions): ListFilterField => selectFilter('engagementId', 'Engagement', options);
 
 export const filterNames = (fields: readonly ListFilterField[]) => fields.map((f) => f.name);

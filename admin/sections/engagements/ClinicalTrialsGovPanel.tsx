@@ -9,6 +9,7 @@ import type { CtgovPlan, CtgovSite, CtgovSource } from '@core/model/clinicalTria
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
 import { useBusyCall } from '../../hooks/useBusyCall';
+import { ErrorText } from '../../components/form/FormErrors';
 import './engagements.css';
 
 export const CTGOV_FAILED = 'Could not read the study from ClinicalTrials.gov.';
@@ -116,11 +117,7 @@ export function ClinicalTrialsGovPanel({ engagementId, onImported }: { engagemen
           Import
         </button>
       </div>
-      {error && (
-        <p className="form-errors" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorText message={error} />
       {plan && (
         <div aria-live="polite">
           <p>

@@ -6,6 +6,7 @@ import { useAsync } from '../../hooks/useAsync';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
 import { useBusyCall } from '../../hooks/useBusyCall';
+import { ErrorText } from '../../components/form/FormErrors';
 
 const labelOf = (kind: string) => (isMessageKind(kind) ? MESSAGE_KIND_LABELS[kind] : kind);
 
@@ -125,9 +126,7 @@ export function MessageSettingsPanel({ engagementId, canEdit }: { engagementId: 
       <h2 id="message-settings-title">Messages</h2>
       <p className="field-hint">E-mail sent by itself for this engagement. Staff messages never hold a participant&apos;s answers or contact details.</p>
       {settings.error ? (
-        <p className="form-errors" role="alert">
-          Could not load the message settings.
-        </p>
+        <ErrorText message="Could not load the message settings." />
       ) : settings.data ? (
         <SettingsForm
           key={settings.data.items.map((s) => `${s.id}:${s.isEnabled}:${s.delayMinutes}`).join()}

@@ -39,6 +39,7 @@ import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { useBusyCall } from '../../hooks/useBusyCall';
 import { useEngagement } from './useEngagement';
+import { ErrorText } from '../../components/form/FormErrors';
 import './engagements.css';
 
 /** Fill against cap: "3 / 5 this week · 12 / 100 in all · weekly cap reached". */
@@ -170,11 +171,7 @@ function AddLink({ engagement, onAdded }: { engagement: Engagement; onAdded: () 
         value={query}
         onChange={(event) => setQuery(event.target.value)}
       />
-      {error && (
-        <p className="form-errors" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorText message={error} />
       {found.data && (
         <ul className="pick-list">
           {found.data.items.map((site) => (

@@ -25,6 +25,7 @@ import { ClinicalTrialsGovPanel } from './ClinicalTrialsGovPanel';
 import { ENGAGEMENT_LABELS as L, formatDay } from './engagementValues';
 import { useEngagement } from './useEngagement';
 import { sitePreviewParams } from './viewCalls';
+import { ErrorText } from '../../components/form/FormErrors';
 
 const names = (items?: { name: string }[]) => (items?.length ? items.map((i) => i.name).join(', ') : null);
 
@@ -35,9 +36,7 @@ function ReferralCountsPanel({ engagementId }: { engagementId: string }) {
     <section className="panel" id="referrals" aria-labelledby="referrals-title">
       <h2 id="referrals-title">Referrals</h2>
       {counts.error ? (
-        <p className="form-errors" role="alert">
-          Could not load the referral counts.
-        </p>
+        <ErrorText message="Could not load the referral counts." />
       ) : (
         <ViewFields
           fields={[

@@ -10,7 +10,6 @@
 import { useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { ApiError } from '@core/api/client';
-import { engagementsApi } from '@core/api/engagements';
 import { leadsApi } from '@core/api/leads';
 import { mediaChannelsApi } from '@core/api/mediaChannels';
 import { screenersApi } from '@core/api/screeners';
@@ -22,14 +21,15 @@ import { formatDateTime } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
 import { buttonsColumn, fieldColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
-import { dateRangeFilters, labelledFilter, selectFilter } from '../../components/list/filters';
+import { dateRangeFilters, engagementFilter, labelledFilter, selectFilter } from '../../components/list/filters';
 import { useApiResourceList } from '../../components/list/useResourceList';
 import { useOptions } from '../../hooks/useOptions';
 import { currentUserAtom } from '../../state/auth';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
-import { CHANNEL_OPTION_PARAMS, ENGAGEMENT_OPTION_PARAMS, SCREENER_OPTION_PARAMS } from '../../hooks/optionCalls';
+import { CHANNEL_OPTION_PARAMS, SCREENER_OPTION_PARAMS } from '../../hooks/optionCalls';
+import { useEngagementOptions } from '../../hooks/useEngagementOptions';
 import { useBusyCall } from '../../hooks/useBusyCall';
 import { LEAD_LIST, readsLeadOptionLists } from './listCalls';
 
@@ -86,7 +86,6 @@ function Consent({ lead }: { lead: Lead }) {
 
 export default function LeadsIndex() {
   const api = useApi(leadsApi);
-  const engagements = useApi(engagementsApi);
   const screeners = useApi(screenersApi);
   const channels = useApi(mediaChannelsApi);
   const confirm = useConfirm();
@@ -97,11 +96,7 @@ export default function LeadsIndex() {
   const list = useApiResourceList(api, LEAD_LIST);
   useTopBar({});
 
-  const engagementOptions = useOptions(
-    async () => (readsLists ? (await engagements.list(ENGAGEMENT_OPTION_PARAMS)).items.map((e) => ({ value: String(e.id), label: e.name })) : []),
-    [engagements, readsLists],
-    'Could not load the engagements.',
-  );
+  const engagementOptions = useEngagementOptions(readsLists);
   const screenerOptions = useOptions(
     async () => (readsLists ? (await screeners.list(SCREENER_OPTION_PARAMS)).items.map((s) => ({ value: String(s.id), label: s.title })) : []),
     [screeners, readsLists],
@@ -189,7 +184,7 @@ export default function LeadsIndex() {
       columnsKey="leads"
       filters={[
         labelledFilter('kind', 'Kind', LEAD_KINDS, LEAD_KIND_LABELS),
-        selectFilter('engagementId', 'Engagement', engagementOptions),
+        engagementFilter(engagementOptions),
         selectFilter('screenerId', 'Screener', screenerOptions),
         selectFilter('mediaChannelId', 'Channel', channelOptions),
         selectFilter('language', 'Language', LANGUAGES),

@@ -25,6 +25,7 @@ import { useAsync } from '../../hooks/useAsync';
 import { useApi, useSession } from '../../state/services';
 import { mediaChannelsApi } from '@core/api/mediaChannels';
 import { LEAD_KIND_LABELS } from '../leads/Index';
+import { ErrorText } from '../../components/form/FormErrors';
 
 declare global {
   interface Window {
@@ -124,11 +125,7 @@ export function PreviewPanel({
   }, [client, oFormId, language, widgetSrc, run, ending?.outcome, ending?.screenerId]);
   return (
     <div className="survey-preview">
-      {problem && (
-        <p className="form-errors" role="alert">
-          {problem}
-        </p>
-      )}
+      <ErrorText message={problem} />
       <div ref={host} data-testid="survey-preview" />
       <button type="button" className="btn btn-small btn-secondary" onClick={() => setRun((n) => n + 1)}>
         Restart preview

@@ -45,6 +45,7 @@ import { MEDIA_CHANNEL_LABELS as L } from './mediaChannelValues';
 import { useMediaChannel } from './useMediaChannel';
 import { ChannelPreviewPanel } from './PreviewPanel';
 import { SpendsPanel } from './SpendsPanel';
+import { ErrorText } from '../../components/form/FormErrors';
 import './media-channels.css';
 
 export const COPIED = 'Copied';
@@ -241,11 +242,7 @@ export function LinkBuilderPanel({ channel }: { channel: MediaChannel }) {
         </button>
       </div>
       <img className="totp-qr" src={qrCodeSource(link)} width={160} height={160} alt={`QR code of the campaign link ${link}`} />
-      {problem && (
-        <p className="form-errors" role="alert">
-          {problem}
-        </p>
-      )}
+      <ErrorText message={problem} />
       <CopyStatus result={result} />
     </section>
   );
@@ -260,9 +257,7 @@ export function EmbedProblemsPanel({ channel }: { channel: MediaChannel }) {
     <section className="panel" id="embed-problems" aria-labelledby="embed-problems-title">
       <h2 id="embed-problems-title">Embed Problems</h2>
       {problems.error ? (
-        <p className="form-errors" role="alert">
-          Could not load the embed problems.
-        </p>
+        <ErrorText message="Could not load the embed problems." />
       ) : !problems.data ? (
         <p className="muted">Loading…</p>
       ) : rows.length === 0 ? (
@@ -321,11 +316,7 @@ function SurveyLinksPanel({ channel }: { channel: MediaChannel }) {
   return (
     <section className="panel" id="surveys" aria-labelledby="channel-surveys-title">
       <h2 id="channel-surveys-title">Surveys</h2>
-      {error && (
-        <p className="form-errors" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorText message={error} />
       {links.data && serving && (
         <>
           <p className="muted">

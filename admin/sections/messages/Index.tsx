@@ -7,7 +7,6 @@
  */
 import { useState } from 'react';
 import { ApiError } from '@core/api/client';
-import { engagementsApi } from '@core/api/engagements';
 import { messagesApi } from '@core/api/messages';
 import {
   MESSAGE_CHANNEL_LABELS,
@@ -22,15 +21,14 @@ import { formatDateTime } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
 import { buttonsColumn, fieldColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
-import { labelledFilter, selectFilter } from '../../components/list/filters';
+import { engagementFilter, labelledFilter } from '../../components/list/filters';
 import { ResendButton } from '../../components/list/ResendButton';
 import { useRowCalls } from '../../components/list/useRowCalls';
 import { useApiResourceList } from '../../components/list/useResourceList';
-import { useOptions } from '../../hooks/useOptions';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
-import { ENGAGEMENT_OPTION_PARAMS } from '../../hooks/optionCalls';
+import { useEngagementOptions } from '../../hooks/useEngagementOptions';
 import { MESSAGE_LIST } from './listCalls';
 
 export const STATUS_LABELS: Record<MessageStatus, string> = {
@@ -66,18 +64,13 @@ function Recipient({ message, shown, onReveal }: { message: Message; shown: stri
 
 export default function MessagesIndex() {
   const api = useApi(messagesApi);
-  const engagements = useApi(engagementsApi);
   const notify = useNotify();
   const list = useApiResourceList(api, MESSAGE_LIST);
   const [revealed, setRevealed] = useState<Readonly<Record<string, string>>>({});
   const resending = useRowCalls<string>();
   useTopBar({});
 
-  const engagementOptions = useOptions(
-    async () => (await engagements.list(ENGAGEMENT_OPTION_PARAMS)).items.map((e) => ({ value: String(e.id), label: e.name })),
-    [engagements],
-    'Could not load the engagements.',
-  );
+  const engagementOptions = useEngagementOptions();
 
   const reveal = async (message: Message) => {
     try {
@@ -146,7 +139,7 @@ export default function MessagesIndex() {
         labelledFilter('status', 'Status', MESSAGE_STATUSES, STATUS_LABELS),
         labelledFilter('kind', 'Kind', MESSAGE_KINDS, MESSAGE_KIND_LABELS),
         labelledFilter('channel', 'Channel', MESSAGE_CHANNELS, MESSAGE_CHANNEL_LABELS),
-        selectFilter('engagementId', 'Engagement', engagementOptions),
+        engagementFilter(engagementOptions),
       ]}
     />
   );

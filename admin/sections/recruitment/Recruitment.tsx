@@ -43,7 +43,7 @@ import {
   type TrendPeriod,
 } from '../../components/funnel/funnelQuery';
 import { DataTable, type Column } from '../../components/list/DataTable';
-import { dateRangeFilters, type ListFilterField, selectFilter } from '../../components/list/filters';
+import { dateRangeFilters, engagementFilter, type ListFilterField, selectFilter, sponsorFilter } from '../../components/list/filters';
 import { ListFilters } from '../../components/list/ListFilters';
 import { Loading } from '../../components/Loading';
 import { useAsync } from '../../hooks/useAsync';
@@ -52,6 +52,7 @@ import { useSponsorOptions } from '../../hooks/useSponsorOptions';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import { funnelCalls, optionCalls } from './calls';
+import { ErrorText } from '../../components/form/FormErrors';
 import './recruitment.css';
 
 export const EXPORT_FAILED = 'Could not export the funnel';
@@ -92,8 +93,8 @@ function useFilterFields(filters: FunnelFilterValues): ListFilterField[] {
     'Could not load the site locations.',
   );
   return [
-    selectFilter('sponsorId', 'Sponsor', sponsorOptions),
-    selectFilter('engagementId', 'Engagement', engagementOptions),
+    sponsorFilter(sponsorOptions),
+    engagementFilter(engagementOptions),
     selectFilter('screenerId', 'Screener', screenerOptions),
     selectFilter('mediaChannelId', 'Media channel', channelOptions),
     selectFilter('oFormIdentity', 'Survey', surveyOptions),
@@ -132,11 +133,7 @@ function HiddenFieldSelect({ filters, value, onChange }: { filters: FunnelFilter
 }
 
 function Failure({ error, what }: { error: unknown; what: string }) {
-  return (
-    <p className="form-errors" role="alert">
-      {error instanceof ApiError ? error.message : `Could not load the ${what}.`}
-    </p>
-  );
+  return <ErrorText message={error instanceof ApiError ? error.message : `Could not load the ${what}.`} />;
 }
 
 /**

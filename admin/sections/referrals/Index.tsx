@@ -23,10 +23,9 @@ import { pathTo } from '../../routing/routes';
 import type { Column } from '../../components/list/DataTable';
 import { buttonsColumn, fieldColumn } from '../../components/list/columns';
 import { ListView } from '../../components/list/ListView';
-import { flagFilter, dateRangeFilters, labelledFilter, selectFilter } from '../../components/list/filters';
+import { flagFilter, dateRangeFilters, engagementFilter, labelledFilter, selectFilter } from '../../components/list/filters';
 import { useApiResourceList } from '../../components/list/useResourceList';
 import { useAtomValue } from 'jotai';
-import { engagementsApi } from '@core/api/engagements';
 import { siteLocationsApi } from '@core/api/siteLocations';
 import { onlySiteCoordinator } from '../../access';
 import { useOptions } from '../../hooks/useOptions';
@@ -34,7 +33,7 @@ import { currentUserAtom } from '../../state/auth';
 import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
-import { ENGAGEMENT_OPTION_PARAMS } from '../../hooks/optionCalls';
+import { useEngagementOptions } from '../../hooks/useEngagementOptions';
 import { useBusyCall } from '../../hooks/useBusyCall';
 import { REFERRAL_LIST, referralSiteParams } from './listCalls';
 import { labelledOptions, SelectChoices } from '../../components/form/Select';
@@ -141,14 +140,9 @@ export default function ReferralsIndex() {
   // and the server opens them no engagement or site list to choose from.
   const user = useAtomValue(currentUserAtom);
   const coordinator = onlySiteCoordinator(user);
-  const engagements = useApi(engagementsApi);
   const sites = useApi(siteLocationsApi);
   const engagementId = list.query.filters.engagementId;
-  const engagementOptions = useOptions(
-    async () => (coordinator ? [] : (await engagements.list(ENGAGEMENT_OPTION_PARAMS)).items.map((e) => ({ value: String(e.id), label: e.name }))),
-    [engagements, coordinator],
-    'Could not load the engagements.',
-  );
+  const engagementOptions = useEngagementOptions(!coordinator);
   const siteOptions = useOptions(
     async () =>
       coordinator
@@ -215,7 +209,7 @@ export default function ReferralsIndex() {
         })),
       }}
       filters={[
-        ...(coordinator ? [] : [selectFilter('engagementId', 'Engagement', engagementOptions), selectFilter('siteLocationId', 'Site', siteOptions)]),
+        ...(coordinator ? [] : [engagementFilter(engagementOptions), selectFilter('siteLocationId', 'Site', siteOptions)]),
         labelledFilter('status', 'Status', REFERRAL_STATUSES, REFERRAL_STATUS_LABELS),
         flagFilter('overdue', 'Overdue', 'Overdue', 'Not overdue'),
         flagFilter('stale', 'Stale', 'Stale', 'Not stale'),

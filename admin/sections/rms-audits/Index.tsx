@@ -11,7 +11,6 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { pathTo } from '../../routing/routes';
 import { ApiError } from '@core/api/client';
-import { engagementsApi } from '@core/api/engagements';
 import { rmsAuditsApi } from '@core/api/rmsAudits';
 import { rmsProvidersApi } from '@core/api/rmsProviders';
 import { RMS_DELIVERY_STATUSES, type RmsAudit, type RmsDeliveryStatus } from '@core/model/rmsAudit';
@@ -20,7 +19,7 @@ import { ConsentProof } from '../../components/ConsentProof';
 import { formatDateTime } from '../../components/format';
 import type { Column } from '../../components/list/DataTable';
 import { ListView } from '../../components/list/ListView';
-import { dateRangeFilters, labelledFilter, selectFilter } from '../../components/list/filters';
+import { dateRangeFilters, engagementFilter, labelledFilter, selectFilter } from '../../components/list/filters';
 import { buttonsColumn } from '../../components/list/columns';
 import { ResendButton } from '../../components/list/ResendButton';
 import { useRowCalls } from '../../components/list/useRowCalls';
@@ -30,7 +29,8 @@ import { useNotify } from '../../state/notices';
 import { useApi } from '../../state/services';
 import { useTopBar } from '../../state/topBar';
 import './rms-audits.css';
-import { ENGAGEMENT_OPTION_PARAMS, RMS_PROVIDER_OPTION_PARAMS } from '../../hooks/optionCalls';
+import { RMS_PROVIDER_OPTION_PARAMS } from '../../hooks/optionCalls';
+import { useEngagementOptions } from '../../hooks/useEngagementOptions';
 import { RMS_AUDIT_FILTERS, RMS_AUDIT_LIST } from './listCalls';
 
 export const RESEND_CONFIRMATION = (contactId: number) => `Send contact ${contactId} to the record system again?`;
@@ -108,7 +108,6 @@ function Consent({ audit }: { audit: RmsAudit }) {
 export default function RmsAuditsIndex() {
   const api = useApi(rmsAuditsApi);
   const providers = useApi(rmsProvidersApi);
-  const engagements = useApi(engagementsApi);
   const confirm = useConfirm();
   const notify = useNotify();
   const list = useApiResourceList(api, RMS_AUDIT_LIST);
@@ -128,11 +127,7 @@ export default function RmsAuditsIndex() {
     [providers],
     'Could not load the record systems.',
   );
-  const engagementOptions = useOptions(
-    async () => (await engagements.list(ENGAGEMENT_OPTION_PARAMS)).items.map((e) => ({ value: String(e.id), label: e.name })),
-    [engagements],
-    'Could not load the engagements.',
-  );
+  const engagementOptions = useEngagementOptions();
 
   const resendUndelivered = async () => {
     if (!(await confirm({ title: 'Resend undelivered', message: BULK_CONFIRMATION, confirmLabel: 'Resend' }))) return;
@@ -232,7 +227,7 @@ export default function RmsAuditsIndex() {
       filters={[
         labelledFilter('status', 'Status', RMS_DELIVERY_STATUSES, STATUS_LABELS),
         selectFilter('rmsProviderId', 'Record system', providerOptions),
-        selectFilter('engagementId', 'Engagement', engagementOptions),
+        engagementFilter(engagementOptions),
         ...dateRangeFilters('From', 'To'),
       ]}
     />

@@ -14,6 +14,7 @@ import { useTopBar } from '../../state/topBar';
 import { useBusyCall } from '../../hooks/useBusyCall';
 import { screenerTrail } from '../sponsors/sponsorTrail';
 import { useScreener } from './useScreener';
+import { ErrorText } from '../../components/form/FormErrors';
 
 function Associate({ screener }: { screener: Screener }) {
   const api = useApi(screenersApi);
@@ -48,11 +49,7 @@ function Associate({ screener }: { screener: Screener }) {
     (await surveyCalls.pickable({ searchQuery, sponsorId: String(screener.sponsorId) })).filter((s) => !linked.has(s.oFormIdentity));
   return (
     <section className="panel">
-      {error && (
-        <p className="form-errors" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorText message={error} />
       <SurveyAdder
         label="Survey"
         name="survey"

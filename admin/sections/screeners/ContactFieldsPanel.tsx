@@ -16,6 +16,7 @@ import { useAsync } from '../../hooks/useAsync';
 import { useOptions } from '../../hooks/useOptions';
 import { pathTo } from '../../routing/routes';
 import { useApi } from '../../state/services';
+import { ErrorText } from '../../components/form/FormErrors';
 import './screeners.css';
 
 type Item = Pick<ContactFieldScreener, 'contactFieldId' | 'label' | 'name'>;
@@ -92,16 +93,8 @@ export function ContactFieldsPanel({ screenerId, canEdit }: { screenerId: string
           </Link>
         )}
       </div>
-      {loaded.error ? (
-        <p className="form-errors" role="alert">
-          Could not load the contact fields.
-        </p>
-      ) : null}
-      {error && (
-        <p className="form-errors" role="alert">
-          {error}
-        </p>
-      )}
+      {loaded.error ? <ErrorText message="Could not load the contact fields." /> : null}
+      <ErrorText message={error} />
       <p role="status" className="muted">
         {status ?? ''}
       </p>

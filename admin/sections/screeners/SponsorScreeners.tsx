@@ -11,6 +11,7 @@ import { pathTo } from '../../routing/routes';
 import { currentUserAtom } from '../../state/auth';
 import { useApi } from '../../state/services';
 import { screenerColumns } from './Index';
+import { ErrorText } from '../../components/form/FormErrors';
 
 /** A sponsor's screeners, with an Add that preselects the sponsor (Admin or Super User). */
 export function SponsorScreeners({ sponsorId }: { sponsorId: string }) {
@@ -31,11 +32,7 @@ export function SponsorScreeners({ sponsorId }: { sponsorId: string }) {
           </Link>
         )}
       </div>
-      {list.error && (
-        <p className="form-errors" role="alert">
-          {list.error}
-        </p>
-      )}
+      <ErrorText message={list.error} />
       <DataTable
         caption="Sponsor screeners"
         rowKey={(s) => s.id}

@@ -6,9 +6,10 @@ import { ApiError } from '@core/api/client';
 import { mediaChannelsApi } from '@core/api/mediaChannels';
 import { screenersApi } from '@core/api/screeners';
 import { MEDIA_CHANNEL_DEFAULT_SORT, MEDIA_CHANNEL_SORTS, MEDIA_CHANNEL_TYPES, type MediaChannel } from '@core/model/mediaChannel';
-import { SCREENER_OUTCOMES, SCREENER_STYLE_GROUPS, type Screener, type ScreenerStyleGroup } from '@core/model/screener';
+import { SCREENER_OUTCOMES, SCREENER_STYLE_GROUPS, type Screener, type ScreenerOutcome, type ScreenerStyleGroup } from '@core/model/screener';
 import { hasRole } from '@core/model/user';
 import { formatDateTime, textOfHtml } from '../../components/format';
+import { type Column, DataTable } from '../../components/list/DataTable';
 import { ListView } from '../../components/list/ListView';
 import { useResourceList } from '../../components/list/useResourceList';
 import { activationActions } from '../../components/list/bulk';
@@ -30,6 +31,7 @@ import { ContactFieldsPanel } from './ContactFieldsPanel';
 import { ScreenerFlowPanel } from './ScreenerFlowPanel';
 import { useScreener } from './useScreener';
 import { OUTCOME_LABELS, SCREENER_LABELS as L, STYLE_GROUP_LABELS, colourLabel } from './screenerValues';
+import { ErrorText } from '../../components/form/FormErrors';
 import './screeners.css';
 
 function StylesPanel({ screener }: { screener: Screener }) {
@@ -61,41 +63,29 @@ function StylesPanel({ screener }: { screener: Screener }) {
 }
 
 function MessagesPanel({ screener }: { screener: Screener }) {
+  const columns: Column<ScreenerOutcome>[] = [
+    { id: 'outcome', header: 'Outcome', rowHeader: true, cell: (outcome) => OUTCOME_LABELS[outcome] },
+    { id: 'consentMessage', header: 'Consent Message', cell: (outcome) => displayValue(textOfHtml(screener.messages[outcome].consentMessage)) },
+    {
+      id: 'contactFormMessage',
+      header: 'Contact Form Message',
+      cell: (outcome) => displayValue(textOfHtml(screener.messages[outcome].contactFormMessage)),
+    },
+    {
+      id: 'translations',
+      header: 'Translations',
+      cell: (outcome) =>
+        Object.entries(screener.messages[outcome].translations ?? {}).map(([code, pair]) => (
+          <div key={code}>
+            <strong>{code}</strong>: {[pair.consentMessage, pair.contactFormMessage].map(textOfHtml).filter(Boolean).join(' / ')}
+          </div>
+        )),
+    },
+  ];
   return (
     <section className="panel" id="messages" aria-labelledby="messages-title">
       <h2 id="messages-title">Messages</h2>
-      <div className="table-wrap" tabIndex={0} role="region" aria-label="Messages table">
-        <table className="data-table">
-          <caption className="sr-only">Messages</caption>
-          <thead>
-            <tr>
-              <th scope="col">Outcome</th>
-              <th scope="col">Consent Message</th>
-              <th scope="col">Contact Form Message</th>
-              <th scope="col">Translations</th>
-            </tr>
-          </thead>
-          <tbody>
-            {SCREENER_OUTCOMES.map((outcome) => {
-              const m = screener.messages[outcome];
-              return (
-                <tr key={outcome}>
-                  <th scope="row">{OUTCOME_LABELS[outcome]}</th>
-                  <td>{displayValue(textOfHtml(m.consentMessage))}</td>
-                  <td>{displayValue(textOfHtml(m.contactFormMessage))}</td>
-                  <td>
-                    {Object.entries(m.translations ?? {}).map(([code, pair]) => (
-                      <div key={code}>
-                        <strong>{code}</strong>: {[pair.consentMessage, pair.contactFormMessage].map(textOfHtml).filter(Boolean).join(' / ')}
-                      </div>
-                    ))}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+      <DataTable caption="Messages" columns={columns} rows={SCREENER_OUTCOMES} rowKey={(outcome) => outcome} emptyMessage="No messages." />
     </section>
   );
 }
@@ -163,11 +153,7 @@ function SurveysPanel({ screener, canEdit }: { screener: Screener; canEdit: bool
           </span>
         )}
       </div>
-      {error && (
-        <p className="form-errors" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorText message={error} />
       {surveys.data && surveys.data.items.length === 0 && <p className="muted">No surveys yet.</p>}
       <ul className="plain-list">
         {surveys.data?.items.map((s) => (

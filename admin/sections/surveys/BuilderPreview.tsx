@@ -11,6 +11,7 @@ import type { RunnerPage } from '@core/survey/runner';
 import { previewSurvey, previewTransport } from '@core/api/surveyPreview';
 import { useSession } from '../../state/services';
 import { loadWidget, mountPreview } from '../media-channels/PreviewPanel';
+import { ErrorText } from '../../components/form/FormErrors';
 import './surveys.css';
 
 /** A builder page as the runner shows it: its active questions, in order. */
@@ -104,11 +105,7 @@ export default function BuilderPreview({
           ))}
         </div>
       </div>
-      {problem && (
-        <p className="form-errors" role="alert">
-          {problem}
-        </p>
-      )}
+      <ErrorText message={problem} />
       <div ref={frame} className="builder-preview-frame">
         <div
           className={`builder-preview-screen builder-preview-${width}`}

@@ -8,6 +8,7 @@ import { PageDropOffChart } from '../../components/charts/lazy';
 import { Loading } from '../../components/Loading';
 import { useAsync } from '../../hooks/useAsync';
 import { useApi } from '../../state/services';
+import { ErrorText } from '../../components/form/FormErrors';
 
 export function DropOffPanel({ formId }: { formId: string }) {
   const api = useApi(funnelApi);
@@ -16,9 +17,7 @@ export function DropOffPanel({ formId }: { formId: string }) {
     <section className="panel" id="drop-off" aria-labelledby="drop-off-title">
       <h2 id="drop-off-title">Drop-off per page</h2>
       {metrics.error ? (
-        <p className="form-errors" role="alert">
-          Could not load the page metrics.
-        </p>
+        <ErrorText message="Could not load the page metrics." />
       ) : metrics.loading && !metrics.data ? (
         <Loading />
       ) : metrics.data?.length ? (
