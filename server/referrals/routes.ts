@@ -28,13 +28,13 @@ import { nowOf, type AppEnv, type AuthUser, type Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { findAccessibleEngagement } from '../engagements';
 import { invalid, notFound } from '../http/errors';
-import { parseId, parseListQuery, type ListSpec, WHOLE_LIST_QUERY } from '../http/query';
+import { parseId, parseListQuery, type ListSpec } from '../http/query';
 import { memberRead } from '../http/memberRead';
 import { answerList, answerRows } from '../http/listAnswer';
 import { choiceParam } from '../http/params';
 import { modelResource, sendResource, toResource } from '../http/serialize';
 import { resourceCreation, resourceUpdate } from '../http/resourceWrites';
-import { answerWholeList } from '../http/wholeList';
+import { answerWholeList, wholeListRead } from '../http/wholeList';
 import { describe } from '../openapi/describe';
 import { phiOf } from '../security/phi';
 import { logAttempt } from './attempts';
@@ -112,7 +112,7 @@ export function referralsRoutes(deps: Deps) {
     }),
   );
 
-  app.get('/:id/timeline', describe({ summary: "A referral's timeline", query: WHOLE_LIST_QUERY, answer: { list: REFERRAL_EVENT } }), (c) =>
+  app.get('/:id/timeline', describe(wholeListRead("A referral's timeline", REFERRAL_EVENT)), (c) =>
     answerWholeList(c, async () => {
       const referral = await visible(c.get('user'), c.req.param('id'));
       const entries = await referralTimeline(db, phiOf(deps), referral);
