@@ -3,14 +3,13 @@
  * the About screen; GET /api/about/licences: the licences of the packages it runs with. Any
  * signed-in staff member may read them; they hold nothing of anyone's.
  */
-import { WHOLE_LIST_QUERY } from '../http/query';
 import { Hono } from 'hono';
 import { ABOUT, ABOUT_TYPE, LICENCE, LICENCE_TYPE } from '@core/model/about';
 import type { AppEnv, Deps } from '../context';
 import { authenticate } from '../auth/guards';
 import { aboutFacts, dependencyLicences } from './facts';
 import { sendResource, toResource } from '../http/serialize';
-import { answerWholeList } from '../http/wholeList';
+import { answerWholeList, wholeListRead } from '../http/wholeList';
 import { describe } from '../openapi/describe';
 
 export function aboutRoutes(deps: Deps) {
@@ -26,7 +25,7 @@ export function aboutRoutes(deps: Deps) {
     },
   );
 
-  app.get('/licences', describe({ summary: 'The licences of the packages the product runs with', query: WHOLE_LIST_QUERY, answer: { list: LICENCE } }), (c) =>
+  app.get('/licences', describe(wholeListRead('The licences of the packages the product runs with', LICENCE)), (c) =>
     answerWholeList(c, async () => dependencyLicences().map(({ id, ...attributes }) => toResource(LICENCE_TYPE, id, { ...attributes }))),
   );
   return app;

@@ -25,7 +25,7 @@ import { screenerPauses } from '../engagements';
 import type { Db } from '../db/open';
 import { authenticate } from '../auth/guards';
 import { invalid, notFound } from '../http/errors';
-import { parseId, parseListQuery, type ListSpec, WHOLE_LIST_QUERY } from '../http/query';
+import { parseId, parseListQuery, type ListSpec } from '../http/query';
 import { rowAtPath } from '../http/pathRow';
 import { memberRead, rowDocument } from '../http/memberRead';
 import { answerList } from '../http/listAnswer';
@@ -44,7 +44,7 @@ import {
   type ChannelRow,
 } from './mediaChannels';
 import { describe } from '../openapi/describe';
-import { answerWholeList } from '../http/wholeList';
+import { answerWholeList, wholeListRead } from '../http/wholeList';
 import { resourceCreation, resourceUpdate } from '../http/resourceWrites';
 import type { EmbedProblemCode } from '@core/model/embedProblem';
 import { embedProblemsOf } from '../participant';
@@ -118,37 +118,31 @@ export function mediaChannelsRoutes(deps: Deps) {
   );
 
   /** What the channel serves participants, and which survey a participant starts now (domain/mediaChannels.ts). */
-  app.get(
-    '/:id/served-surveys',
-    describe({ summary: 'The surveys a media channel serves participants, and which one starts', query: WHOLE_LIST_QUERY, answer: { list: SERVED_SURVEY } }),
-    (c) =>
-      answerWholeList(c, async () => {
-        const found = await findChannel(db, parseId(c.req.param('id')), c.get('user'));
-        const served = found ? await servedSurveys(db, found.id) : undefined;
-        if (!served) throw notFound('media channel');
-        return served.map((survey) => toResource(SERVED_SURVEY_TYPE, survey.oFormIdentity, survey));
-      }),
+  app.get('/:id/served-surveys', describe(wholeListRead('The surveys a media channel serves participants, and which one starts', SERVED_SURVEY)), (c) =>
+    answerWholeList(c, async () => {
+      const found = await findChannel(db, parseId(c.req.param('id')), c.get('user'));
+      const served = found ? await servedSurveys(db, found.id) : undefined;
+      if (!served) throw notFound('media channel');
+      return served.map((survey) => toResource(SERVED_SURVEY_TYPE, survey.oFormIdentity, survey));
+    }),
   );
 
   /** The last distinct embed problems seen on partner pages for the channel (page origin and cause, counted), most recent first. */
-  app.get(
-    '/:id/embed-problems',
-    describe({ summary: 'The embed problems seen for a media channel on partner pages', query: WHOLE_LIST_QUERY, answer: { list: EMBED_PROBLEM } }),
-    (c) =>
-      answerWholeList(c, async () => {
-        const { row: found } = await rowAtPath(c, 'media channel', (id) => findChannel(db, id, c.get('user')));
-        const rows = await embedProblemsOf(db, found.id);
-        return rows.map((r) =>
-          toResource(EMBED_PROBLEM.type, `${r.mediaChannelId}:${r.cause}:${r.origin}`, {
-            mediaChannelId: r.mediaChannelId,
-            origin: r.origin,
-            cause: r.cause as EmbedProblemCode,
-            firstSeen: r.firstSeen.toISOString(),
-            lastSeen: r.lastSeen.toISOString(),
-            count: r.count,
-          } satisfies Omit<EmbedProblemRecord, 'id'>),
-        );
-      }),
+  app.get('/:id/embed-problems', describe(wholeListRead('The embed problems seen for a media channel on partner pages', EMBED_PROBLEM)), (c) =>
+    answerWholeList(c, async () => {
+      const { row: found } = await rowAtPath(c, 'media channel', (id) => findChannel(db, id, c.get('user')));
+      const rows = await embedProblemsOf(db, found.id);
+      return rows.map((r) =>
+        toResource(EMBED_PROBLEM.type, `${r.mediaChannelId}:${r.cause}:${r.origin}`, {
+          mediaChannelId: r.mediaChannelId,
+          origin: r.origin,
+          cause: r.cause as EmbedProblemCode,
+          firstSeen: r.firstSeen.toISOString(),
+          lastSeen: r.lastSeen.toISOString(),
+          count: r.count,
+        } satisfies Omit<EmbedProblemRecord, 'id'>),
+      );
+    }),
   );
 
   app.post('/', describe(resourceCreation('Create a media channel', MEDIA_CHANNEL, MediaChannelInput)), async (c) => {

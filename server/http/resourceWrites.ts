@@ -1,8 +1,8 @@
 /**
- * What a JSON:API create or update route takes and answers, as its describe() declares it: one
- * resource of the type the route answers, its attributes checked by `attributes`, answered as it
- * then stands (201 Created for a create). Stated once, so a route's body and answer cannot name
- * two types.
+ * What a JSON:API create, update or replacement route takes and answers, as its describe()
+ * declares it: one resource of the type the route answers, its attributes checked by
+ * `attributes`, answered as it then stands (201 Created for a create; a replaced set as its whole
+ * list, wholeList.ts). Stated once, so a route's body and answer cannot name two types.
  */
 import type { GenericSchema } from 'valibot';
 import type { ResourceAnswer } from '@core/model/answers';
@@ -19,4 +19,11 @@ export const resourceUpdate = <A extends ResourceAnswer, S extends GenericSchema
   summary,
   body: { resource: answer.type, attributes },
   answer: { resource: answer },
+});
+
+/** A replacement of a whole set: a resource of `answer`'s type holding the set, answered as the list it then is. */
+export const setReplacement = <A extends ResourceAnswer, S extends GenericSchema>(summary: string, answer: A, attributes: S) => ({
+  summary,
+  body: { resource: answer.type, attributes },
+  answer: { list: answer },
 });

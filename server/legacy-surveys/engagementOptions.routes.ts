@@ -13,7 +13,8 @@ import { authenticate } from '../auth/guards';
 import { parseId } from '../http/query';
 import { answerRows } from '../http/listAnswer';
 import { createUnder, rowMember, updateAtPath } from '../http/memberWrites';
-import { sendList, modelResource } from '../http/serialize';
+import { modelResource } from '../http/serialize';
+import { sendWholeList } from '../http/wholeList';
 import {
   createEngagementOption,
   engagementOptionListSpec,
@@ -26,7 +27,7 @@ import {
 } from './engagementOptions';
 import { UNKNOWN_OPTION } from './messages';
 import { findOption, orNotFound } from './parts';
-import { resourceCreation, resourceUpdate } from '../http/resourceWrites';
+import { resourceCreation, resourceUpdate, setReplacement } from '../http/resourceWrites';
 import { describe } from '../openapi/describe';
 
 const serializeEngagementOption = (row: EngagementOptionRow, fields: Set<string> | null = null) =>
@@ -67,25 +68,16 @@ export function updateEngagementOptionsRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
 
-  app.post(
-    '/:optionId',
-    describe({
-      summary: "Set an option's engagements",
-      body: { resource: ENGAGEMENT_OPTION_TYPE, attributes: EngagementOptionsReplace },
-      answer: { list: ENGAGEMENT_OPTION },
-    }),
-    async (c) => {
-      const user = c.get('user');
-      const context = await orNotFound(findOption(db, parseId(c.req.param('optionId')), user), 'option');
-      const { attributes } = await c.var.body.read();
-      const rows = await replaceEngagementOptions(db, context, user, attributes.engagementOptions);
-      return sendList(
-        c,
-        rows.map((r) => serializeEngagementOption(r)),
-        { total: rows.length, page: 1, limit: 1000 },
-      );
-    },
-  );
+  app.post('/:optionId', describe(setReplacement("Set an option's engagements", ENGAGEMENT_OPTION, EngagementOptionsReplace)), async (c) => {
+    const user = c.get('user');
+    const context = await orNotFound(findOption(db, parseId(c.req.param('optionId')), user), 'option');
+    const { attributes } = await c.var.body.read();
+    const rows = await replaceEngagementOptions(db, context, user, attributes.engagementOptions);
+    return sendWholeList(
+      c,
+      rows.map((r) => serializeEngagementOption(r)),
+    );
+  });
 
   return app;
 }

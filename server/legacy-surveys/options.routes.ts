@@ -3,7 +3,7 @@
  * deleted through their survey (server/legacy-surveys/options.ts). An option's translations'
  * languages must exist; another sponsor's option answers 404.
  */
-import { OptionInput, OptionPatch, SURVEY_OPTION, SURVEY_OPTION_TYPE } from '@core/model/legacySurvey';
+import { OptionInput, OptionPatch, SURVEY_OPTION } from '@core/model/legacySurvey';
 import type { Deps } from '../context';
 import { UNKNOWN_QUESTION } from './messages';
 import { createOption, deleteOption, updateOption } from './options';
@@ -15,14 +15,12 @@ import { assertTranslationLanguages } from '../languages';
 export function legacyOptionsRoutes(deps: Deps) {
   return surveyPartRoutes(deps, {
     what: 'option',
-    type: SURVEY_OPTION_TYPE,
     answer: SURVEY_OPTION,
     summaries: { create: 'Create a legacy question option', update: 'Update a legacy question option', remove: 'Delete a legacy question option' },
     input: OptionInput,
     patch: OptionPatch,
     above: { key: 'questionId', find: findQuestion, unknown: UNKNOWN_QUESTION },
     find: findOption,
-    idOf: (context) => context.option.id,
     check: (db, attributes) => assertTranslationLanguages(db, attributes.translations, '/data/attributes/translations'),
     create: createOption,
     update: updateOption,

@@ -3,7 +3,7 @@
  * (server/legacy-surveys/pages.ts). Each page is answered with its questions and its survey's
  * page counter; another sponsor's page answers 404.
  */
-import { PageInput, PagePatch, SURVEY_PAGE, SURVEY_PAGE_TYPE } from '@core/model/legacySurvey';
+import { PageInput, PagePatch, SURVEY_PAGE } from '@core/model/legacySurvey';
 import type { AuthUser, Deps } from '../context';
 import type { Db } from '../db/open';
 import { UNKNOWN_SURVEY } from './messages';
@@ -22,14 +22,12 @@ async function loadPage(db: Db, id: number, user: AuthUser) {
 export function legacyPagesRoutes(deps: Deps) {
   return surveyPartRoutes(deps, {
     what: 'page',
-    type: SURVEY_PAGE_TYPE,
     answer: SURVEY_PAGE,
     summaries: { create: 'Create a legacy survey page', update: 'Update a legacy survey page', remove: 'Delete a legacy survey page' },
     input: PageInput,
     patch: PagePatch,
     above: { key: 'surveyId', find: findSurvey, unknown: UNKNOWN_SURVEY },
     find: findPage,
-    idOf: (context) => context.page.id,
     create: (db, _survey, attributes) => createPage(db, attributes),
     update: updatePage,
     remove: deletePage,

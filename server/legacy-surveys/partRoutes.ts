@@ -13,7 +13,8 @@ import type { Db } from '../db/open';
 import { sendResource, toResource } from '../http/serialize';
 import { authenticate } from '../auth/guards';
 import { requireParent } from '../http/body';
-import { parseId } from '../http/query';
+import { rowAtPath } from '../http/pathRow';
+import { resourceCreation, resourceUpdate } from '../http/resourceWrites';
 import { describe } from '../openapi/describe';
 import { orNotFound } from './parts';
 
@@ -22,7 +23,7 @@ type Find<T> = (db: Db, id: number | null, user: AuthUser) => Promise<T | undefi
 export interface SurveyPart<K extends string, Input extends v.GenericSchema<unknown, Record<K, number>>, Patch extends v.GenericSchema, Above, Found> {
   /** The part's name in a 404: 'page', 'question', 'option'. */
   what: string;
-  type: string;
+  /** What the part is answered as; a body names its type. */
   answer: ResourceAnswer;
   summaries: { create: string; update: string; remove: string };
   input: Input;
@@ -30,7 +31,6 @@ export interface SurveyPart<K extends string, Input extends v.GenericSchema<unkn
   /** The attribute naming the part above, how that part is found, and the refusal when it is not. */
   above: { key: K; find: Find<Above>; unknown: string };
   find: Find<Found>;
-  idOf: (found: Found) => number;
   /** What the attributes name besides the part above must exist (languages, tags, …); throws when not. */
   check?: (db: Db, attributes: v.InferOutput<Input> | v.InferOutput<Patch>) => Promise<void>;
   create: (db: Db, above: Above, attributes: v.InferOutput<Input>) => Promise<number>;
@@ -47,43 +47,31 @@ export function surveyPartRoutes<K extends string, Input extends v.GenericSchema
   const { db } = deps;
   const app = new Hono<AppEnv>();
   app.use('*', authenticate(deps));
-  const findById = <E extends AppEnv>(c: Context<E>) => orNotFound(part.find(db, parseId(c.req.param('id')), c.get('user')), part.what);
+  const atPath = <E extends AppEnv>(c: Context<E>) => rowAtPath(c, part.what, (id) => part.find(db, id, c.get('user')));
   const send = async <E extends AppEnv>(c: Context<E>, id: number, status: 200 | 201, user: AuthUser) => {
     const { id: partId, ...attributes } = await orNotFound(part.load(db, id, user), part.what);
-    return sendResource(c, toResource(part.type, partId, attributes), status);
+    return sendResource(c, toResource(part.answer.type, partId, attributes), status);
   };
 
-  app.post(
-    '/',
-    describe({
-      summary: part.summaries.create,
-      body: { resource: part.type, attributes: part.input },
-      answer: { resource: part.answer, status: 201 },
-    }),
-    async (c) => {
-      const user = c.get('user');
-      const { attributes } = await c.var.body.read();
-      const above = await requireParent(part.above.find(db, (attributes as Record<K, number>)[part.above.key], user), part.above.key, part.above.unknown);
-      await part.check?.(db, attributes);
-      return send(c, await part.create(db, above, attributes), 201, user);
-    },
-  );
+  app.post('/', describe(resourceCreation(part.summaries.create, part.answer, part.input)), async (c) => {
+    const user = c.get('user');
+    const { attributes } = await c.var.body.read();
+    const above = await requireParent(part.above.find(db, (attributes as Record<K, number>)[part.above.key], user), part.above.key, part.above.unknown);
+    await part.check?.(db, attributes);
+    return send(c, await part.create(db, above, attributes), 201, user);
+  });
 
-  app.patch(
-    '/:id',
-    describe({ summary: part.summaries.update, body: { resource: part.type, attributes: part.patch }, answer: { resource: part.answer } }),
-    async (c) => {
-      const found = await findById(c);
-      const id = part.idOf(found);
-      const { attributes } = await c.var.body.read({ id });
-      await part.check?.(db, attributes);
-      await part.update(db, found, attributes);
-      return send(c, id, 200, c.get('user'));
-    },
-  );
+  app.patch('/:id', describe(resourceUpdate(part.summaries.update, part.answer, part.patch)), async (c) => {
+    const { id, row: found } = await atPath(c);
+    const { attributes } = await c.var.body.read({ id });
+    await part.check?.(db, attributes);
+    await part.update(db, found, attributes);
+    return send(c, id, 200, c.get('user'));
+  });
 
   app.delete('/:id', describe({ summary: part.summaries.remove, answer: { empty: true } }), async (c) => {
-    await part.remove(db, await findById(c));
+    const { row: found } = await atPath(c);
+    await part.remove(db, found);
     return c.body(null, 204);
   });
 

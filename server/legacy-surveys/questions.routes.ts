@@ -3,7 +3,7 @@
  * through their survey (server/legacy-surveys/questions.ts). A question's category, tags and
  * translations' languages must exist; another sponsor's question answers 404.
  */
-import { QuestionInput, QuestionPatch, SURVEY_QUESTION, SURVEY_QUESTION_TYPE } from '@core/model/legacySurvey';
+import { QuestionInput, QuestionPatch, SURVEY_QUESTION } from '@core/model/legacySurvey';
 import type { Deps } from '../context';
 import type { Db } from '../db/open';
 import { UNKNOWN_PAGE } from './messages';
@@ -23,14 +23,12 @@ async function assertQuestionTranslations(db: Db, map: Record<string, unknown> |
 export function legacyQuestionsRoutes(deps: Deps) {
   return surveyPartRoutes(deps, {
     what: 'question',
-    type: SURVEY_QUESTION_TYPE,
     answer: SURVEY_QUESTION,
     summaries: { create: 'Create a legacy survey question', update: 'Update a legacy survey question', remove: 'Delete a legacy survey question' },
     input: QuestionInput,
     patch: QuestionPatch,
     above: { key: 'pageId', find: findPage, unknown: UNKNOWN_PAGE },
     find: findQuestion,
-    idOf: (context) => context.question.id,
     check: async (db, attributes) => {
       await assertCategory(db, attributes.questionCategoryId, '/data/attributes/questionCategoryId');
       await assertTags(db, attributes.tagIds);

@@ -37,13 +37,13 @@ import { authenticate, requireRole, STAFF_ADMIN_ROLES } from '../auth/guards';
 import { answerText } from '../http/responseText';
 import { conflict, notFound } from '../http/errors';
 import { idParam, required } from '../http/params';
-import { WHOLE_LIST_QUERY, parseId, type ListSpec } from '../http/query';
+import { parseId, type ListSpec } from '../http/query';
 import { answerRows } from '../http/listAnswer';
 import { rowAtPath } from '../http/pathRow';
 import { memberRead, rowReader } from '../http/memberRead';
 import { modelResource, sendDocument, sendResource, toResource } from '../http/serialize';
 import { describe } from '../openapi/describe';
-import { answerWholeList } from '../http/wholeList';
+import { answerWholeList, wholeListRead } from '../http/wholeList';
 import { resourceUpdate } from '../http/resourceWrites';
 import { phiOf } from '../security/phi';
 import { findMessage, listMessages, MESSAGE_LIST_FILTERS, MESSAGE_SORT_FIELDS, revealRecipient } from './list';
@@ -66,7 +66,7 @@ const resourceOf = (message: Message, fields: Set<string> | null = null) => mode
 const STAFF_ROLES = ['Admin', 'Super User', 'User'] as const;
 
 /** An engagement's message settings: the engagement's. */
-const SETTINGS_QUERY = { ...WHOLE_LIST_QUERY, engagementId: required(idParam('engagement', 'The engagement.')) };
+const SETTINGS_QUERY = { engagementId: required(idParam('engagement', 'The engagement.')) };
 
 export function messagesRoutes(deps: Deps) {
   const { db } = deps;
@@ -154,14 +154,8 @@ export function messageTemplatesRoutes(deps: Deps) {
   app.use('*', authenticate(deps));
   app.use('*', requireRole(...STAFF_ROLES));
 
-  app.get(
-    '/',
-    describe({
-      summary: 'Message templates: every kind in every language, e-mail and text (SMS)',
-      query: WHOLE_LIST_QUERY,
-      answer: { list: MESSAGE_TEMPLATE },
-    }),
-    (c) => answerWholeList(c, async () => [...(await allTemplates(db)).map(mailTemplateResource), ...(await allSmsTemplates(db)).map(smsTemplateResource)]),
+  app.get('/', describe(wholeListRead('Message templates: every kind in every language, e-mail and text (SMS)', MESSAGE_TEMPLATE)), (c) =>
+    answerWholeList(c, async () => [...(await allTemplates(db)).map(mailTemplateResource), ...(await allSmsTemplates(db)).map(smsTemplateResource)]),
   );
 
   app.get(
@@ -227,19 +221,12 @@ export function messageSettingsRoutes(deps: Deps) {
   const settingsOf = async (engagementId: number) =>
     (await messageSettingsOf(db, engagementId)).map((s) => toResource(MESSAGE_SETTING_TYPE, `${engagementId}.${s.kind}`, { ...s }));
 
-  app.get(
-    '/',
-    describe({
-      summary: "An engagement's messages: each on or off, with its delay",
-      query: SETTINGS_QUERY,
-      answer: { list: MESSAGE_SETTING },
+  app.get('/', describe(wholeListRead("An engagement's messages: each on or off, with its delay", MESSAGE_SETTING, SETTINGS_QUERY)), (c) =>
+    answerWholeList(c, async () => {
+      const engagement = await visibleEngagement(db, c.get('user'), c.var.query.engagementId);
+      if (!engagement) throw notFound('engagement');
+      return settingsOf(engagement.id);
     }),
-    (c) =>
-      answerWholeList(c, async () => {
-        const engagement = await visibleEngagement(db, c.get('user'), c.var.query.engagementId);
-        if (!engagement) throw notFound('engagement');
-        return settingsOf(engagement.id);
-      }),
   );
 
   app.patch(

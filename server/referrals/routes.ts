@@ -4,7 +4,7 @@
  * (SPEC section 7), and the reasons staff keep for closing referrals (/api/referral-reasons).
  * Every route sees only the referrals of the caller's scope (scope.ts), and answers 404 outside it.
  */
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { and } from 'drizzle-orm';
 import {
   CONTACT_ATTEMPT_TYPE,
@@ -24,19 +24,20 @@ import {
   ReferralReasonInput,
   ReferralReasonPatch,
 } from '@core/model/referral';
-import { nowOf, type AppEnv, type AuthUser, type Deps } from '../context';
+import { nowOf, type AppEnv, type AuditNote, type AuthUser, type Deps } from '../context';
+import type { Db } from '../db/open';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { findAccessibleEngagement } from '../engagements';
 import { invalid, notFound } from '../http/errors';
-import { parseId, parseListQuery, type ListSpec, WHOLE_LIST_QUERY } from '../http/query';
+import { parseId, parseListQuery, type ListSpec } from '../http/query';
 import { memberRead } from '../http/memberRead';
 import { answerList, answerRows } from '../http/listAnswer';
 import { choiceParam } from '../http/params';
 import { modelResource, sendResource, toResource } from '../http/serialize';
 import { resourceCreation, resourceUpdate } from '../http/resourceWrites';
-import { answerWholeList } from '../http/wholeList';
+import { answerWholeList, wholeListRead } from '../http/wholeList';
 import { describe } from '../openapi/describe';
-import { phiOf } from '../security/phi';
+import { phiOf, type PhiCipher } from '../security/phi';
 import { logAttempt } from './attempts';
 import { referralCounts } from './counts';
 import { ReferralRefused } from './errors';
@@ -71,6 +72,15 @@ function refusal(error: unknown, bodyAttributes: readonly string[]): never {
 }
 
 const actorOf = (user: AuthUser): ReferralActor => ({ userId: user.id, name: user.username });
+
+/** A step on the ladder, with the body's attributes its refusals may name, and what the trail keeps of it. */
+interface Step<A, R> {
+  readonly take: (db: Db, phi: PhiCipher, id: number, attributes: A, actor: ReferralActor, now: Date) => Promise<R | null>;
+  readonly refusedAt: readonly string[];
+  readonly audit: (taken: R) => Pick<AuditNote, 'action' | 'meta'>;
+  /** 201 where the step is a new record (a logged attempt). */
+  readonly status?: 201;
+}
 
 export function referralsRoutes(deps: Deps) {
   const { db } = deps;
@@ -112,7 +122,7 @@ export function referralsRoutes(deps: Deps) {
     }),
   );
 
-  app.get('/:id/timeline', describe({ summary: "A referral's timeline", query: WHOLE_LIST_QUERY, answer: { list: REFERRAL_EVENT } }), (c) =>
+  app.get('/:id/timeline', describe(wholeListRead("A referral's timeline", REFERRAL_EVENT)), (c) =>
     answerWholeList(c, async () => {
       const referral = await visible(c.get('user'), c.req.param('id'));
       const entries = await referralTimeline(db, phiOf(deps), referral);
@@ -120,23 +130,29 @@ export function referralsRoutes(deps: Deps) {
     }),
   );
 
-  app.patch('/:id', describe(resourceUpdate('Move a referral on its status ladder', REFERRAL, ReferralPatch)), async (c) => {
+  /**
+   * A step on the referral at the path (moved up its ladder, a contact attempt logged), taken as
+   * the body asks: the ladder's refusal answered at the body's attribute it names, the step
+   * recorded in the trail as what `audit` keeps of it (the step, never the note: a participant's
+   * words may be in it), and the referral answered as it then stands.
+   */
+  const takeStep = async <E extends AppEnv, A, R>(c: Context<E>, referral: { id: string }, attributes: A, step: Step<A, R>) => {
     const user = c.get('user');
-    const referral = await visible(user, c.req.param('id'));
     const referralId = Number(referral.id);
-    const { attributes } = await c.var.body.read({ id: referralId });
-    const moved = await moveReferral(db, phiOf(deps), referralId, attributes, actorOf(user), nowOf(deps)).catch((e: unknown) =>
-      refusal(e, ['status', 'reasonId']),
-    );
-    if (!moved) throw notFound('referral');
-    // The trail names the step, never the note (a participant's words may be in it).
-    c.set('audit', {
-      entity: 'referrals',
-      entityId: referralId,
-      action: 'status',
-      meta: { from: moved.from, to: moved.to, reasonId: attributes.reasonId ?? null },
+    const taken = await step.take(db, phiOf(deps), referralId, attributes, actorOf(user), nowOf(deps)).catch((e: unknown) => refusal(e, step.refusedAt));
+    if (!taken) throw notFound('referral');
+    c.set('audit', { entity: 'referrals', entityId: referralId, ...step.audit(taken) });
+    return sendResource(c, modelResource(REFERRAL_TYPE, await visible(user, referral.id)), step.status ?? 200);
+  };
+
+  app.patch('/:id', describe(resourceUpdate('Move a referral on its status ladder', REFERRAL, ReferralPatch)), async (c) => {
+    const referral = await visible(c.get('user'), c.req.param('id'));
+    const { attributes } = await c.var.body.read({ id: Number(referral.id) });
+    return takeStep(c, referral, attributes, {
+      take: moveReferral,
+      refusedAt: ['status', 'reasonId'],
+      audit: (moved) => ({ action: 'status', meta: { from: moved.from, to: moved.to, reasonId: attributes.reasonId ?? null } }),
     });
-    return sendResource(c, modelResource(REFERRAL_TYPE, await visible(user, referral.id)));
   });
 
   app.post('/:id/reveal', describe({ summary: "Reveal a referral's contact values (audited)", answer: { resource: REFERRAL_CONTACT } }), async (c) => {
@@ -156,21 +172,14 @@ export function referralsRoutes(deps: Deps) {
       answer: { resource: REFERRAL, status: 201 },
     }),
     async (c) => {
-      const user = c.get('user');
-      const referral = await visible(user, c.req.param('id'));
-      const referralId = Number(referral.id);
+      const referral = await visible(c.get('user'), c.req.param('id'));
       const { attributes } = await c.var.body.read();
-      const logged = await logAttempt(db, phiOf(deps), referralId, attributes, actorOf(user), nowOf(deps)).catch((e: unknown) =>
-        refusal(e, ['attemptedAt', 'nextAttemptDue']),
-      );
-      if (!logged) throw notFound('referral');
-      c.set('audit', {
-        entity: 'referrals',
-        entityId: referralId,
-        action: 'contact-attempt',
-        meta: { channel: attributes.channel, result: attributes.result },
+      return takeStep(c, referral, attributes, {
+        take: logAttempt,
+        refusedAt: ['attemptedAt', 'nextAttemptDue'],
+        audit: () => ({ action: 'contact-attempt', meta: { channel: attributes.channel, result: attributes.result } }),
+        status: 201,
       });
-      return sendResource(c, modelResource(REFERRAL_TYPE, await visible(user, referral.id)), 201);
     },
   );
 

@@ -17,7 +17,9 @@ import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { idParam } from '../http/params';
 import { parseId } from '../http/query';
 import { answerRows } from '../http/listAnswer';
-import { sendList, toResource } from '../http/serialize';
+import { setReplacement } from '../http/resourceWrites';
+import { toResource } from '../http/serialize';
+import { sendWholeList } from '../http/wholeList';
 import { contactFieldLinkPage, setScreenerContactFields } from './contactFields';
 import { editableScreener } from './access';
 import { describe } from '../openapi/describe';
@@ -44,21 +46,13 @@ export function contactFieldsScreenersRoutes(deps: Deps) {
   /** Replaces a screener's contact fields and their weights in one transaction. */
   app.post(
     '/update/:screenerId',
-    describe({
-      summary: "Set a screener's contact fields",
-      body: { resource: CONTACT_FIELD_SCREENER_TYPE, attributes: ContactFieldScreenersUpdate },
-      answer: { list: CONTACT_FIELD_SCREENER },
-    }),
+    describe(setReplacement("Set a screener's contact fields", CONTACT_FIELD_SCREENER, ContactFieldScreenersUpdate)),
     requireRole(...STAFF_ADMIN_ROLES),
     async (c) => {
       const screener = await editableScreener(db, parseId(c.req.param('screenerId')), c.get('user'));
       const { attributes } = await c.var.body.read();
       const rows = await setScreenerContactFields(db, screener.id, attributes.contactFieldScreeners);
-      return sendList(
-        c,
-        rows.map((row) => contactFieldScreenerResource(row)),
-        { total: rows.length, page: 1, limit: CONTACT_FIELD_SCREENER_LIMIT },
-      );
+      return sendWholeList(c, rows.map(contactFieldScreenerResource));
     },
   );
 

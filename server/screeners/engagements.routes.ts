@@ -9,7 +9,9 @@ import { idNumber } from '@core/model/fields';
 import type { AppEnv, Deps } from '../context';
 import { STAFF_ADMIN_ROLES, authenticate, requireRole } from '../auth/guards';
 import { parseId } from '../http/query';
-import { sendList, toResource } from '../http/serialize';
+import { setReplacement } from '../http/resourceWrites';
+import { toResource } from '../http/serialize';
+import { sendWholeList } from '../http/wholeList';
 import { setScreenerEngagements } from './engagements';
 import { editableScreener } from './access';
 import { describe } from '../openapi/describe';
@@ -24,30 +26,21 @@ export function engagementsScreenersRoutes(deps: Deps) {
   app.use('*', authenticate(deps), requireRole(...STAFF_ADMIN_ROLES));
 
   /** Replaces the engagements a screener serves: `{data: {type, attributes: {engagementIds}}}`. */
-  app.post(
-    '/update/:screenerId',
-    describe({
-      summary: "Set a screener's engagements",
-      body: { resource: SCREENER_ENGAGEMENT_TYPE, attributes: EngagementsUpdate },
-      answer: { list: SCREENER_ENGAGEMENT },
-    }),
-    async (c) => {
-      const screener = await editableScreener(db, parseId(c.req.param('screenerId')), c.get('user'));
-      const { attributes } = await c.var.body.read();
-      const rows = await setScreenerEngagements(db, screener, attributes.engagementIds);
-      return sendList(
-        c,
-        rows.map((r) =>
-          toResource(SCREENER_ENGAGEMENT_TYPE, `${screener.id}_${r.engagementId}`, {
-            screenerId: screener.id,
-            engagementId: r.engagementId,
-            engagementName: r.name,
-          }),
-        ),
-        { total: rows.length, page: 1, limit: rows.length },
-      );
-    },
-  );
+  app.post('/update/:screenerId', describe(setReplacement("Set a screener's engagements", SCREENER_ENGAGEMENT, EngagementsUpdate)), async (c) => {
+    const screener = await editableScreener(db, parseId(c.req.param('screenerId')), c.get('user'));
+    const { attributes } = await c.var.body.read();
+    const rows = await setScreenerEngagements(db, screener, attributes.engagementIds);
+    return sendWholeList(
+      c,
+      rows.map((r) =>
+        toResource(SCREENER_ENGAGEMENT_TYPE, `${screener.id}_${r.engagementId}`, {
+          screenerId: screener.id,
+          engagementId: r.engagementId,
+          engagementName: r.name,
+        }),
+      ),
+    );
+  });
 
   return app;
 }

@@ -47,7 +47,8 @@ import { parseId, parseListQuery, type ListSpec } from '../http/query';
 import { rowAtPath } from '../http/pathRow';
 import { memberRead } from '../http/memberRead';
 import { answerList, answerRows } from '../http/listAnswer';
-import { sendList, sendResource, toResource, modelResource } from '../http/serialize';
+import { sendResource, toResource, modelResource } from '../http/serialize';
+import { sendWholeList } from '../http/wholeList';
 import { resourceCreation, resourceUpdate } from '../http/resourceWrites';
 import { describe } from '../openapi/describe';
 
@@ -189,7 +190,7 @@ export function screenersRoutes(deps: Deps) {
           sourceVersionId: r.sourceVersionId,
         }),
       );
-      return sendList(c, data, { total: data.length, page: 1, limit: Math.max(1, data.length) });
+      return sendWholeList(c, data);
     },
   );
 

@@ -7,7 +7,7 @@ import type { Hono } from 'hono';
 import { MISSING_TRANSLATION, MISSING_TRANSLATION_TYPE, missingTranslationId, type MissingTranslationAttributes } from '@core/model/surveyExport';
 import type { AppEnv } from '../context';
 import type { Db } from '../db/open';
-import { WHOLE_LIST_QUERY } from '../http/query';
+import { wholeListRead } from '../http/wholeList';
 import { rowAtPath } from '../http/pathRow';
 import { sendDocument, toResource } from '../http/serialize';
 import { findMissingTranslations } from './translations';
@@ -15,22 +15,18 @@ import { findForm } from './versions';
 import { describe } from '../openapi/describe';
 
 export function oFormMissingTranslationsRoutes(app: Hono<AppEnv>, db: Db) {
-  app.get(
-    '/o-forms/:id/missing-translations',
-    describe({ summary: "List a survey version's missing translations", query: WHOLE_LIST_QUERY, answer: { list: MISSING_TRANSLATION } }),
-    async (c) => {
-      const { row: form } = await rowAtPath(c, 'survey', (id) => findForm(db, id, c.get('user')));
-      const missing = await findMissingTranslations(db, form);
-      return sendDocument(c, {
-        data: missing.map((m) =>
-          toResource(MISSING_TRANSLATION_TYPE, missingTranslationId(m), {
-            kind: m.kind,
-            itemId: m.id,
-            title: m.title,
-            language: m.language,
-          } satisfies MissingTranslationAttributes),
-        ),
-      });
-    },
-  );
+  app.get('/o-forms/:id/missing-translations', describe(wholeListRead("List a survey version's missing translations", MISSING_TRANSLATION)), async (c) => {
+    const { row: form } = await rowAtPath(c, 'survey', (id) => findForm(db, id, c.get('user')));
+    const missing = await findMissingTranslations(db, form);
+    return sendDocument(c, {
+      data: missing.map((m) =>
+        toResource(MISSING_TRANSLATION_TYPE, missingTranslationId(m), {
+          kind: m.kind,
+          itemId: m.id,
+          title: m.title,
+          language: m.language,
+        } satisfies MissingTranslationAttributes),
+      ),
+    });
+  });
 }

@@ -133,17 +133,13 @@ export function usersRoutes(deps: Deps) {
   app.get('/me', describe({ summary: 'The signed-in user', answer: { resource: USER } }), async (c) => sendUser(c, db, c.get('user').id));
 
   /** Changes the own password; ends every other session and answers fresh tokens in `meta`. */
-  app.post(
-    '/me/password',
-    describe({ summary: "Change one's own password", body: { resource: USER_TYPE, attributes: ChangePasswordInput }, answer: { resource: USER } }),
-    async (c) => {
-      const me = c.get('user');
-      const { attributes } = await c.var.body.read();
-      const now = nowOf(deps);
-      await changeOwnPassword(db, me, attributes, now);
-      return sendUser(c, db, me.id, 200, await startSession(db, deps.jwtSecret, deps.config, me.id, now));
-    },
-  );
+  app.post('/me/password', describe(resourceUpdate("Change one's own password", USER, ChangePasswordInput)), async (c) => {
+    const me = c.get('user');
+    const { attributes } = await c.var.body.read();
+    const now = nowOf(deps);
+    await changeOwnPassword(db, me, attributes, now);
+    return sendUser(c, db, me.id, 200, await startSession(db, deps.jwtSecret, deps.config, me.id, now));
+  });
 
   /** Starts (or restarts) two-factor enrolment: a new, unverified secret. */
   app.post(
