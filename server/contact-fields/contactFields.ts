@@ -1,5 +1,5 @@
 /** Contact fields kept: a page of them, one, and their writes, with the machine name unique. */
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { CONTACT_FIELD_SORTS } from '@core/model/contactField';
 import type { Db } from '../db/open';
 import { contactFields } from '../db/schema';
@@ -36,9 +36,7 @@ const onConstraint = (error: unknown): never => rethrowConstraint(error, { uniqu
 export const CONTACT_FIELD_FILTERS = { searchQuery: searchParam };
 
 export function contactFieldPage(db: Db, q: ListQuery<(typeof CONTACT_FIELD_SORTS)[number], typeof CONTACT_FIELD_FILTERS>) {
-  const conditions: (SQL | undefined)[] = [];
-  if (q.filters.searchQuery?.trim()) conditions.push(ilikeAny([contactFields.label, contactFields.name], q.filters.searchQuery));
-  const where = and(...conditions);
+  const where = ilikeAny([contactFields.label, contactFields.name], q.filters.searchQuery);
   return tablePage(db, contactFields, q, { where, sorts: sortColumns, id: contactFields.id });
 }
 

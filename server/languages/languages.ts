@@ -50,10 +50,7 @@ async function renameTranslations(tx: Db, from: string, to: string) {
 
 export function languagePage(db: Db, q: ListQuery<(typeof LANGUAGE_SORTS)[number], typeof SEARCH_AND_ACTIVE>) {
   const isActive = q.filters.isActive;
-  const conditions: (SQL | undefined)[] = [];
-  if (q.filters.searchQuery?.trim()) {
-    conditions.push(ilikeAny([languages.name, languages.description, languages.isoCode], q.filters.searchQuery));
-  }
+  const conditions: (SQL | undefined)[] = [ilikeAny([languages.name, languages.description, languages.isoCode], q.filters.searchQuery)];
   if (isActive !== undefined) conditions.push(eq(languages.isActive, isActive));
   return tablePage(db, languages, q, { where: and(...conditions), sorts: sortColumns, id: languages.id });
 }

@@ -23,11 +23,8 @@ export const GENERIC_MESSAGE_FILTERS = { searchQuery: searchParam, messageType: 
 
 /** A page of the messages, of one type when given. */
 export function genericMessagePage(db: Db, q: ListQuery<(typeof GENERIC_MESSAGE_SORTS)[number], typeof GENERIC_MESSAGE_FILTERS>) {
-  const conditions: (SQL | undefined)[] = [];
+  const conditions: (SQL | undefined)[] = [ilikeAny([genericMessages.keyName, genericMessages.message], q.filters.searchQuery)];
   if (q.filters.messageType !== undefined) conditions.push(eq(genericMessages.messageType, q.filters.messageType));
-  if (q.filters.searchQuery?.trim()) {
-    conditions.push(ilikeAny([genericMessages.keyName, genericMessages.message], q.filters.searchQuery));
-  }
   return tablePage(db, genericMessages, q, { where: and(...conditions), sorts: sortColumns, id: genericMessages.id });
 }
 

@@ -74,7 +74,7 @@ export const PROVIDER_FILTERS = { searchQuery: searchParam, isActive: booleanPar
 /** A page of the providers, filtered as the list asks. */
 export function providerPage(db: Db, q: ListQuery<(typeof RMS_PROVIDER_SORTS)[number], typeof PROVIDER_FILTERS>) {
   const conditions: (SQL | undefined)[] = [
-    q.filters.searchQuery?.trim() ? ilikeAny([rmsProviders.name], q.filters.searchQuery) : undefined,
+    ilikeAny([rmsProviders.name], q.filters.searchQuery),
     q.filters.isActive !== undefined ? eq(rmsProviders.isActive, q.filters.isActive) : undefined,
     q.filters.kind ? eq(rmsProviders.kind, q.filters.kind) : undefined,
   ];
