@@ -1,22 +1,17 @@
 /** The runner's generic messages kept: a page of them, one, and a change to one. */
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type * as v from 'valibot';
-import { MESSAGE_TYPES, type GENERIC_MESSAGE_SORTS, type GenericMessagePatch } from '@core/model/genericMessage';
+import { MESSAGE_TYPES, GENERIC_MESSAGE_SORTS, type GenericMessagePatch } from '@core/model/genericMessage';
 import type { Db } from '../db/open';
 import { genericMessages } from '../db/schema';
-import { tablePage } from '../http/list';
+import { sortColumnsOf, tablePage } from '../http/list';
 import type { ListQuery } from '../http/query';
 import { choiceParam, searchParam } from '../http/params';
 import { ilikeAny } from '../http/sql';
 
 export type GenericMessageRow = typeof genericMessages.$inferSelect;
 
-const sortColumns = {
-  keyName: genericMessages.keyName,
-  message: genericMessages.message,
-  messageType: genericMessages.messageType,
-  modified: genericMessages.modified,
-};
+const sortColumns = sortColumnsOf(genericMessages, GENERIC_MESSAGE_SORTS);
 
 /** What the generic messages list narrows by. */
 export const GENERIC_MESSAGE_FILTERS = { searchQuery: searchParam, messageType: choiceParam(MESSAGE_TYPES) };
