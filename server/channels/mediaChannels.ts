@@ -4,7 +4,7 @@
  * the figures are counted by the participant runner (channelFigures.ts). Also the channel a
  * participant continues on when a survey transitions to another survey.
  */
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { ChannelFigure } from '../participant';
 import { MEDIA_CHANNEL_TYPES, type MEDIA_CHANNEL_SORTS, type MediaChannel, type ServedSurvey } from '@core/model/mediaChannel';
 import type { AuthUser } from '../context';
@@ -86,9 +86,8 @@ const sortColumns = {
 
 /** A page of the channels the user may reach, filtered as the list asks. */
 export function channelPage(db: Db, user: AuthUser, q: ListQuery<(typeof MEDIA_CHANNEL_SORTS)[number], ChannelFilter>) {
-  const conditions: (SQL | undefined)[] = [screenerScope(user), ...filterConditions(q.filters, FILTERS)];
-  if (q.filters.searchQuery?.trim()) conditions.push(ilikeAny([mediaChannels.title, mediaChannels.domain, screeners.title], q.filters.searchQuery));
-  const where = and(...conditions);
+  const search = ilikeAny([mediaChannels.title, mediaChannels.domain, screeners.title], q.filters.searchQuery);
+  const where = and(screenerScope(user), ...filterConditions(q.filters, FILTERS), search);
   const counted = countOf(db, mediaChannels).innerJoin(screeners, eq(screeners.id, mediaChannels.screenerId)).$dynamic();
   return joinedPage(selectChannels(db).$dynamic(), counted, q, { where, sorts: sortColumns, id: mediaChannels.id });
 }

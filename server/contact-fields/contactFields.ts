@@ -1,10 +1,10 @@
 /** Contact fields kept: a page of them, one, and their writes, with the machine name unique. */
-import { and, eq, sql, type SQL } from 'drizzle-orm';
-import type { CONTACT_FIELD_SORTS } from '@core/model/contactField';
+import { eq, sql } from 'drizzle-orm';
+import { CONTACT_FIELD_SORTS } from '@core/model/contactField';
 import type { Db } from '../db/open';
 import { contactFields } from '../db/schema';
 import { Conflict } from '../errors';
-import { tablePage } from '../http/list';
+import { sortColumnsOf, tablePage } from '../http/list';
 import { searchParam } from '../http/params';
 import type { ListQuery } from '../http/query';
 import { ilikeAny, rethrowConstraint, valueTaken } from '../http/sql';
@@ -15,14 +15,7 @@ export const CONTACT_FIELD_NAME_TAKEN = 'Another contact field already has this 
 export type ContactFieldRow = typeof contactFields.$inferSelect;
 type ContactFieldValues = typeof contactFields.$inferInsert;
 
-const sortColumns = {
-  label: contactFields.label,
-  name: contactFields.name,
-  fieldType: contactFields.fieldType,
-  required: contactFields.required,
-  created: contactFields.created,
-  modified: contactFields.modified,
-};
+const sortColumns = sortColumnsOf(contactFields, CONTACT_FIELD_SORTS);
 
 const nameTaken = () => new Conflict(CONTACT_FIELD_NAME_TAKEN, '/data/attributes/name');
 
@@ -36,9 +29,7 @@ const onConstraint = (error: unknown): never => rethrowConstraint(error, { uniqu
 export const CONTACT_FIELD_FILTERS = { searchQuery: searchParam };
 
 export function contactFieldPage(db: Db, q: ListQuery<(typeof CONTACT_FIELD_SORTS)[number], typeof CONTACT_FIELD_FILTERS>) {
-  const conditions: (SQL | undefined)[] = [];
-  if (q.filters.searchQuery?.trim()) conditions.push(ilikeAny([contactFields.label, contactFields.name], q.filters.searchQuery));
-  const where = and(...conditions);
+  const where = ilikeAny([contactFields.label, contactFields.name], q.filters.searchQuery);
   return tablePage(db, contactFields, q, { where, sorts: sortColumns, id: contactFields.id });
 }
 

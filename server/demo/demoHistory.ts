@@ -5,7 +5,7 @@
  * opening History on those records sees what the panel is for.
  */
 import { asc } from 'drizzle-orm';
-import { recordAudit } from '../audit/trail';
+import { changedFields, recordAudit, type AuditInput } from '../audit/trail';
 import type { Db } from '../db/open';
 import { users } from '../db/schema';
 import { DAY_MS } from '@core/time';
@@ -23,51 +23,41 @@ export async function seedDemoHistory(db: Db, records: DemoRecords, now: Date): 
   const [first] = await db.select({ id: users.id, username: users.username }).from(users).orderBy(asc(users.id)).limit(1);
   const actor = first ?? null;
   const at = (daysAgo: number, hour: number) => new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS - daysAgo * DAY_MS + hour * 3600_000);
-  const events: { occurredAt: Date; entity: string; entityId: number; action: string; changes: Record<string, { old: unknown; new: unknown }> }[] = [
+  // Changes as the trail records a real write's: a creation's new values, an update's old and new.
+  const created = (values: Record<string, unknown>) => changedFields(null, values);
+  const events: Omit<AuditInput, 'actor' | 'clientAddress' | 'meta'>[] = [
     {
       occurredAt: at(44, 9),
       entity: 'engagements',
       entityId: records.engagementId,
       action: 'create',
-      changes: {
-        name: { old: null, new: 'Healthy Heart Study' },
-        phase: { old: null, new: 'III' },
-        radius: { old: null, new: 15 },
-        sponsorId: { old: null, new: records.sponsorId },
-      },
+      changes: created({ name: 'Healthy Heart Study', phase: 'III', radius: 15, sponsorId: records.sponsorId }),
     },
-    {
-      occurredAt: at(44, 10),
-      entity: 'screeners',
-      entityId: records.screenerId,
-      action: 'create',
-      changes: { title: { old: null, new: 'Healthy Heart screener' } },
-    },
+    { occurredAt: at(44, 10), entity: 'screeners', entityId: records.screenerId, action: 'create', changes: created({ title: 'Healthy Heart screener' }) },
     {
       occurredAt: at(43, 14),
       entity: 'media-channels',
       entityId: records.mediaChannelId,
       action: 'create',
-      changes: {
-        title: { old: null, new: 'Demo partner page' },
-        domain: { old: null, new: 'healthy-living.example' },
-        channelType: { old: null, new: 'Partner Website' },
-      },
+      changes: created({ title: 'Demo partner page', domain: 'healthy-living.example', channelType: 'Partner Website' }),
     },
-    { occurredAt: at(30, 11), entity: 'engagements', entityId: records.engagementId, action: 'update', changes: { radius: { old: 15, new: 25 } } },
+    { occurredAt: at(30, 11), entity: 'engagements', entityId: records.engagementId, action: 'update', changes: changedFields({ radius: 15 }, { radius: 25 }) },
     {
       occurredAt: at(21, 16),
       entity: 'site-locations',
       entityId: records.siteLocationId,
       action: 'update',
-      changes: { streetAddress: { old: '350 Fifth Avenue', new: '350 5th Ave' } },
+      changes: changedFields({ streetAddress: '350 Fifth Avenue' }, { streetAddress: '350 5th Ave' }),
     },
     {
       occurredAt: at(9, 15),
       entity: 'engagements',
       entityId: records.engagementId,
       action: 'update',
-      changes: { description: { old: 'A demo study of a blood pressure treatment.', new: 'A demo study of a new blood pressure treatment.' } },
+      changes: changedFields(
+        { description: 'A demo study of a blood pressure treatment.' },
+        { description: 'A demo study of a new blood pressure treatment.' },
+      ),
     },
   ];
   for (const event of events) await recordAudit(db, { ...event, actor, clientAddress: null, meta: { demo: true } });

@@ -298,9 +298,7 @@ export async function engagementPage(db: Db, user: AuthUser, q: ListQuery<(typeo
   );
   const fields = unique.fields;
   conditions.push(unique.condition);
-  if (q.filters.searchQuery?.trim()) {
-    conditions.push(ilikeAny([engagements.name, engagements.identification, engagements.protocolIdentifier, sponsors.name], q.filters.searchQuery));
-  }
+  conditions.push(ilikeAny([engagements.name, engagements.identification, engagements.protocolIdentifier, sponsors.name], q.filters.searchQuery));
   conditions.push(...filterConditions(q.filters, ENGAGEMENT_FILTERS));
   const extra: Record<string, SQL> = {};
   let lead: { key: SQL; desc: boolean } | undefined;

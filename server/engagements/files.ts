@@ -3,12 +3,12 @@
  * and a file's row added and removed (its bytes live in the file storage, under the row's key).
  */
 import { and, eq, type SQL } from 'drizzle-orm';
-import type { ENGAGEMENT_FILE_SORTS } from '@core/model/engagementFile';
+import { ENGAGEMENT_FILE_SORTS } from '@core/model/engagementFile';
 import type { AuthUser } from '../context';
 import type { Db } from '../db/open';
 import { rowWithId } from '../db/rows';
 import { engagementFiles, engagements } from '../db/schema';
-import { countOf, joinedPage } from '../http/list';
+import { countOf, joinedPage, sortColumnsOf } from '../http/list';
 import { idParam } from '../http/params';
 import type { ListQuery } from '../http/query';
 import { engagementScope } from './access';
@@ -22,7 +22,7 @@ const columns = {
   storageKey: engagementFiles.storageKey,
   created: engagementFiles.created,
 };
-const sortColumns = { created: engagementFiles.created, filename: engagementFiles.filename, size: engagementFiles.size };
+const sortColumns = sortColumnsOf(engagementFiles, ENGAGEMENT_FILE_SORTS);
 export type EngagementFileRow = { id: number; engagementId: number; filename: string; mime: string; size: number; storageKey: string; created: Date };
 
 const selectFiles = (db: Db) => db.select(columns).from(engagementFiles).innerJoin(engagements, eq(engagements.id, engagementFiles.engagementId));

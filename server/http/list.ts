@@ -41,6 +41,15 @@ function noteNext(keyset: Keyset, keys: readonly OrderKey[], last: Record<string
 }
 
 /**
+ * A list's sort columns where each sort field (core's `…_SORTS`) is the table's column of that
+ * name: a sort field the table has no column for does not type-check.
+ */
+export function sortColumnsOf<T extends PgTable, S extends keyof T['_']['columns'] & string>(table: T, sorts: readonly S[]): Record<S, AnyColumn> {
+  const columns: Record<string, AnyColumn> = getTableColumns(table);
+  return Object.fromEntries(sorts.map((sort) => [sort, columns[sort]])) as Record<S, AnyColumn>;
+}
+
+/**
  * One page of a single table's rows in the parsed sort, with the number of rows `where`
  * matches: the list route of every resource that needs no join.
  */

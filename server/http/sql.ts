@@ -126,7 +126,9 @@ async function heldElsewhere(db: Conn, id: PgColumn, holds: SQL, exceptId: numbe
 /** A case-insensitive "contains" pattern with LIKE's wildcards escaped. */
 export const containsPattern = (text: string) => `%${text.trim().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 
-export const ilikeAny = (columns: (AnyColumn | SQL)[], text: string): SQL => {
+/** A list's search: rows where any of `columns` contains the text; none for a blank search, which matches every row. */
+export const ilikeAny = (columns: (AnyColumn | SQL)[], text: string | undefined): SQL | undefined => {
+  if (!text?.trim()) return undefined;
   const pattern = containsPattern(text);
   return sql`(${sql.join(
     columns.map((col) => sql`${col} ilike ${pattern}`),

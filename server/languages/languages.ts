@@ -5,11 +5,11 @@
  */
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type * as v from 'valibot';
-import type { LANGUAGE_SORTS, LanguageInput, LanguagePatch } from '@core/model/language';
+import { LANGUAGE_SORTS, type LanguageInput, type LanguagePatch } from '@core/model/language';
 import type { Db } from '../db/open';
 import { contactFields, genericMessages, languages } from '../db/schema';
 import { Conflict } from '../errors';
-import { tablePage } from '../http/list';
+import { sortColumnsOf, tablePage } from '../http/list';
 import type { ListQuery } from '../http/query';
 import type { SEARCH_AND_ACTIVE } from '../http/params';
 import { ilikeAny, rethrowConstraint, valueTakenIgnoringCase } from '../http/sql';
@@ -18,15 +18,7 @@ import { insertedRow } from '../db/rows';
 
 export type LanguageRow = typeof languages.$inferSelect;
 
-const sortColumns = {
-  name: languages.name,
-  description: languages.description,
-  isoCode: languages.isoCode,
-  isActive: languages.isActive,
-  isDefault: languages.isDefault,
-  created: languages.created,
-  modified: languages.modified,
-};
+const sortColumns = sortColumnsOf(languages, LANGUAGE_SORTS);
 
 const isoCodeTaken = () => new Conflict(LANGUAGE_MESSAGES.isoCodeTaken, '/data/attributes/isoCode');
 
@@ -50,10 +42,7 @@ async function renameTranslations(tx: Db, from: string, to: string) {
 
 export function languagePage(db: Db, q: ListQuery<(typeof LANGUAGE_SORTS)[number], typeof SEARCH_AND_ACTIVE>) {
   const isActive = q.filters.isActive;
-  const conditions: (SQL | undefined)[] = [];
-  if (q.filters.searchQuery?.trim()) {
-    conditions.push(ilikeAny([languages.name, languages.description, languages.isoCode], q.filters.searchQuery));
-  }
+  const conditions: (SQL | undefined)[] = [ilikeAny([languages.name, languages.description, languages.isoCode], q.filters.searchQuery)];
   if (isActive !== undefined) conditions.push(eq(languages.isActive, isActive));
   return tablePage(db, languages, q, { where: and(...conditions), sorts: sortColumns, id: languages.id });
 }

@@ -8,7 +8,7 @@
  * reads as unknown.
  */
 import { randomUUID } from 'node:crypto';
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { InferOutput } from 'valibot';
 import {
   SURVEY_DEFAULT_SORT,
@@ -128,11 +128,8 @@ export async function findSurvey(db: Conn, id: number | null, user: AuthUser): P
 
 /** One page of the surveys the user may reach, in the query's filters and sort, with their number. */
 export async function listSurveys(db: Db, user: AuthUser, q: ListQuery<SurveySort, SurveyFilter>): Promise<{ rows: SurveyRow[]; total: number | null }> {
-  const conditions: (SQL | undefined)[] = [surveyScope(user), ...filterConditions(q.filters, SURVEY_FILTERS)];
-  if (q.filters.searchQuery?.trim()) {
-    conditions.push(ilikeAny([surveys.title, surveys.globalId, engagements.name, sponsors.name], q.filters.searchQuery));
-  }
-  const where = and(...conditions);
+  const search = ilikeAny([surveys.title, surveys.globalId, engagements.name, sponsors.name], q.filters.searchQuery);
+  const where = and(surveyScope(user), ...filterConditions(q.filters, SURVEY_FILTERS), search);
   const counted = countOf(db, surveys)
     .leftJoin(engagements, eq(engagements.id, surveys.engagementId))
     .leftJoin(sponsors, eq(sponsors.id, engagements.sponsorId))

@@ -15,7 +15,7 @@ export const COUNTRY_FILTERS = { searchQuery: searchParam, isoCode: textParam('A
 
 export function countryPage(db: Db, q: ListQuery<(typeof COUNTRY_SORTS)[number], typeof COUNTRY_FILTERS>) {
   const where = and(
-    q.filters.searchQuery?.trim() ? ilikeAny([countries.name, countries.isoCode], q.filters.searchQuery) : undefined,
+    ilikeAny([countries.name, countries.isoCode], q.filters.searchQuery),
     q.filters.isoCode ? eq(countries.isoCode, q.filters.isoCode.toUpperCase()) : undefined,
   );
   const sorts = { name: countries.name, isoCode: countries.isoCode };

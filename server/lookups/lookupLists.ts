@@ -41,10 +41,7 @@ export type LookupFilters = Partial<typeof SEARCH_AND_ACTIVE>;
 
 export function lookupPage(db: Db, { table }: LookupList, q: ListQuery<(typeof LOOKUP_SORTS)[number], LookupFilters>) {
   const { isActive } = q.filters;
-  const where = and(
-    q.filters.searchQuery?.trim() ? ilikeAny([table.name], q.filters.searchQuery) : undefined,
-    isActive !== undefined ? eq(table.isActive as AnyColumn, isActive) : undefined,
-  );
+  const where = and(ilikeAny([table.name], q.filters.searchQuery), isActive !== undefined ? eq(table.isActive as AnyColumn, isActive) : undefined);
   return tablePage(db, table, q, { where, sorts: { name: table.name, id: table.id }, id: table.id });
 }
 

@@ -1,33 +1,25 @@
 /** The runner's generic messages kept: a page of them, one, and a change to one. */
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type * as v from 'valibot';
-import { MESSAGE_TYPES, type GENERIC_MESSAGE_SORTS, type GenericMessagePatch } from '@core/model/genericMessage';
+import { MESSAGE_TYPES, GENERIC_MESSAGE_SORTS, type GenericMessagePatch } from '@core/model/genericMessage';
 import type { Db } from '../db/open';
 import { genericMessages } from '../db/schema';
-import { tablePage } from '../http/list';
+import { sortColumnsOf, tablePage } from '../http/list';
 import type { ListQuery } from '../http/query';
 import { choiceParam, searchParam } from '../http/params';
 import { ilikeAny } from '../http/sql';
 
 export type GenericMessageRow = typeof genericMessages.$inferSelect;
 
-const sortColumns = {
-  keyName: genericMessages.keyName,
-  message: genericMessages.message,
-  messageType: genericMessages.messageType,
-  modified: genericMessages.modified,
-};
+const sortColumns = sortColumnsOf(genericMessages, GENERIC_MESSAGE_SORTS);
 
 /** What the generic messages list narrows by. */
 export const GENERIC_MESSAGE_FILTERS = { searchQuery: searchParam, messageType: choiceParam(MESSAGE_TYPES) };
 
 /** A page of the messages, of one type when given. */
 export function genericMessagePage(db: Db, q: ListQuery<(typeof GENERIC_MESSAGE_SORTS)[number], typeof GENERIC_MESSAGE_FILTERS>) {
-  const conditions: (SQL | undefined)[] = [];
+  const conditions: (SQL | undefined)[] = [ilikeAny([genericMessages.keyName, genericMessages.message], q.filters.searchQuery)];
   if (q.filters.messageType !== undefined) conditions.push(eq(genericMessages.messageType, q.filters.messageType));
-  if (q.filters.searchQuery?.trim()) {
-    conditions.push(ilikeAny([genericMessages.keyName, genericMessages.message], q.filters.searchQuery));
-  }
   return tablePage(db, genericMessages, q, { where: and(...conditions), sorts: sortColumns, id: genericMessages.id });
 }
 

@@ -1,17 +1,17 @@
 /**
  * The message outbox (messages): rows written in the transaction of what caused them, claimed
- * and leased as the record-system outbox does (rms/outbox.ts), so each attempt belongs to one
- * process and a process that dies mid-send leaves its lease to run out; the row is then due
- * again with the same Message-ID. Only the claim's holder records its outcome.
+ * and leased as every outbox is (jobs/lease.ts), so each attempt belongs to one process and a
+ * process that dies mid-send leaves its lease to run out; the row is then due again with the
+ * same Message-ID. Only the claim's holder records its outcome.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, inArray, isNotNull, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { MessageKind } from '@core/model/message';
 import type { Conn, Db } from '../db/open';
-import { rowsOf } from '../db/rows';
 import { messageOptOuts, messages, smsOptOuts } from '../db/schema';
 import type { PhiCipher } from '../security/phi';
 import { DAY_MS } from '@core/time';
+import { claimLeases } from '../jobs/lease';
 import { retryDueAt } from '../jobs/retrySchedule';
 
 export type MessageRow = typeof messages.$inferSelect;
@@ -112,35 +112,19 @@ export async function isSmsOptedOut(db: Conn, toMatch: string | null): Promise<b
 /** Claims up to `limit` messages due at `now` on `channels` (only message `id`'s when given). */
 export async function claimDue(db: Db, now: Date, options: { limit?: number; id?: number; leaseMs: number; channels: readonly Channel[] }): Promise<Claim[]> {
   if (options.channels.length === 0) return [];
-  const leaseId = randomUUID();
-  const result = await db.execute(sql`
-    with due as (
-      select m.id, m.lease_id as previous_lease
-      from messages m
-      where m.status in ('pending', 'waiting', 'retrying') and m.next_attempt_at <= ${now.toISOString()}::timestamptz
-        and m.channel in (${sql.join(
-          options.channels.map((c) => sql`${c}`),
-          sql`, `,
-        )})
-        ${options.id === undefined ? sql`` : sql`and m.id = ${options.id}`}
-      order by m.next_attempt_at, m.id
-      limit ${options.limit ?? 20}
-      for update of m skip locked
-    )
-    update messages m
-    set attempts = m.attempts + 1,
-        lease_id = ${leaseId}::uuid,
-        last_attempt_at = ${now.toISOString()}::timestamptz,
-        next_attempt_at = ${now.toISOString()}::timestamptz + ${options.leaseMs} * interval '1 millisecond'
-    from due
-    where m.id = due.id
-    returning m.id as "id", m.attempts as "attempt", due.previous_lease as "previousLease"`);
-  return rowsOf(result).map((r) => ({
-    id: Number(r.id),
-    attempt: Number(r.attempt),
-    leaseId,
-    interrupted: r.previousLease !== null && r.previousLease !== undefined,
-  }));
+  const leases = await claimLeases(
+    db,
+    { key: messages.id, attempts: messages.attempts, nextAttemptAt: messages.nextAttemptAt, leaseId: messages.leaseId },
+    now,
+    {
+      where: sql`${messages.status} in ('pending', 'waiting', 'retrying') and ${inArray(messages.channel, [...options.channels])}
+      ${options.id === undefined ? sql`` : sql`and ${messages.id} = ${options.id}`}`,
+      leaseMs: options.leaseMs,
+      limit: options.limit ?? 20,
+      alsoSet: sql`${sql.identifier(messages.lastAttemptAt.name)} = ${now.toISOString()}::timestamptz`,
+    },
+  );
+  return leases.map((lease) => ({ id: lease.key, attempt: lease.attempt, leaseId: lease.leaseId, interrupted: lease.interrupted }));
 }
 
 /** Without a mail server (or SMS provider): the channel's due messages wait, saying why, and are not counted as attempted. */

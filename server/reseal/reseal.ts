@@ -148,79 +148,42 @@ export async function resealAll(db: Db, phi: PhiCipher, matcher: ContactMatcher,
     if (updated.length > 0) result.secrets += changed;
   }
 
-  after = 0;
-  for (;;) {
-    const rows = await db
-      .select({ id: leads.id, sealed: leads.valuesCiphertext, zip: leads.zipCiphertext })
-      .from(leads)
-      .where(and(gt(leads.id, after), or(notCurrent(leads.valuesCiphertext, phi), and(isNotNull(leads.zipCiphertext), notCurrent(leads.zipCiphertext, phi)))))
-      .orderBy(asc(leads.id))
-      .limit(BATCH);
-    if (rows.length === 0) break;
-    after = rows.at(-1)!.id;
-    for (const row of rows) {
-      const updated = await db
-        .update(leads)
-        .set({ valuesCiphertext: phi.seal(phi.open(row.sealed)), zipCiphertext: row.zip === null ? null : phi.seal(phi.open(row.zip)) })
-        .where(and(eq(leads.id, row.id), eq(leads.valuesCiphertext, row.sealed)))
-        .returning({ id: leads.id });
-      result.leads += updated.length;
-    }
-  }
-
-  result.notes += await resealNotes(db, phi, referrals.id, referrals.reasonNoteCiphertext);
-  result.notes += await resealNotes(db, phi, referralEvents.id, referralEvents.noteCiphertext);
-
-  after = 0;
-  for (;;) {
-    const rows = await db
-      .select({ id: messages.id, to: messages.toCiphertext, body: messages.bodyCiphertext })
-      .from(messages)
-      .where(
-        and(
-          gt(messages.id, after),
-          or(notCurrent(messages.toCiphertext, phi), and(isNotNull(messages.bodyCiphertext), notCurrent(messages.bodyCiphertext, phi))),
-        ),
-      )
-      .orderBy(asc(messages.id))
-      .limit(BATCH);
-    if (rows.length === 0) break;
-    after = rows.at(-1)!.id;
-    for (const row of rows) {
-      const updated = await db
-        .update(messages)
-        .set({ toCiphertext: phi.seal(phi.open(row.to)), bodyCiphertext: row.body === null ? null : phi.seal(phi.open(row.body)) })
-        .where(
-          and(
-            eq(messages.id, row.id),
-            eq(messages.toCiphertext, row.to),
-            row.body === null ? isNull(messages.bodyCiphertext) : eq(messages.bodyCiphertext, row.body),
-          ),
-        )
-        .returning({ id: messages.id });
-      result.messages += updated.length;
-    }
-  }
+  result.leads += await resealColumns(db, phi, leads.id, [leads.valuesCiphertext, leads.zipCiphertext]);
+  result.notes += await resealColumns(db, phi, referrals.id, [referrals.reasonNoteCiphertext]);
+  result.notes += await resealColumns(db, phi, referralEvents.id, [referralEvents.noteCiphertext]);
+  result.messages += await resealColumns(db, phi, messages.id, [messages.toCiphertext, messages.bodyCiphertext]);
   return result;
 }
 
+/** A sealed column's value as read by a raw statement: text, or null. */
+const sealedText = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
 /**
- * Seals one note column again in batches: the rows after the last one read whose note a previous
- * key sealed, each written only if it still holds the note that was read.
+ * Seals a table's `columns` again in batches: the rows after the last one read where a previous
+ * key sealed any of them, each written only if it still holds every value that was read (a null
+ * stays null). Answers how many rows were written.
  */
-async function resealNotes(db: Db, phi: PhiCipher, id: PgColumn, note: PgColumn): Promise<number> {
+async function resealColumns(db: Db, phi: PhiCipher, id: PgColumn, columns: readonly PgColumn[]): Promise<number> {
+  const stale = or(...columns.map((column) => and(isNotNull(column), notCurrent(column, phi))));
+  const selected = sql.join(
+    columns.map((column, i) => sql`${column} as ${sql.identifier(`c${i}`)}`),
+    sql`, `,
+  );
   let done = 0;
   let after = 0;
   for (;;) {
     const rows = rowsOf(
-      await db.execute(sql`select ${id} as id, ${note} as sealed from ${note.table}
-        where ${id} > ${after} and ${note} is not null and ${notCurrent(note, phi)} order by ${id} limit ${BATCH}`),
-    ).map((r) => ({ id: Number(r.id), sealed: String(r.sealed) }));
+      await db.execute(sql`select ${id} as id, ${selected} from ${id.table} where ${id} > ${after} and ${stale} order by ${id} limit ${BATCH}`),
+    );
     if (rows.length === 0) break;
-    after = rows.at(-1)!.id;
+    after = Number(rows.at(-1)!.id);
     for (const row of rows) {
-      const updated = await db.execute(sql`update ${note.table} set ${sql.identifier(note.name)} = ${phi.seal(phi.open(row.sealed))}
-        where ${id} = ${row.id} and ${note} = ${row.sealed} returning 1`);
+      const read = columns.map((column, i) => ({ column, sealed: sealedText(row[`c${i}`]) }));
+      const set = read.map(({ column, sealed }) => sql`${sql.identifier(column.name)} = ${sealed === null ? null : phi.seal(phi.open(sealed))}`);
+      const unchanged = read.map(({ column, sealed }) => (sealed === null ? isNull(column) : eq(column, sealed)));
+      const updated = await db.execute(
+        sql`update ${id.table} set ${sql.join(set, sql`, `)} where ${id} = ${Number(row.id)} and ${and(...unchanged)} returning 1`,
+      );
       done += rowsOf(updated).length;
     }
   }

@@ -70,7 +70,7 @@ function whereOf(f: AuditFilters): SQL | undefined {
     f.engagementId !== undefined ? eq(contacts.engagementId, f.engagementId) : undefined,
     f.from !== undefined ? gte(rmsAudits.created, f.from) : undefined,
     f.to !== undefined ? lt(rmsAudits.created, f.to) : undefined,
-    f.searchQuery?.trim() ? ilikeAny([rmsAudits.rmsProviderName, rmsAudits.responseMessage], f.searchQuery) : undefined,
+    ilikeAny([rmsAudits.rmsProviderName, rmsAudits.responseMessage], f.searchQuery),
   );
 }
 

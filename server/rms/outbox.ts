@@ -2,18 +2,14 @@
  * The record-system outbox (rms_deliveries): a row per contact, written in the contact's own
  * transaction, so a stored contact is always on its way to its record system.
  *
- * Claiming makes each attempt belong to exactly one process: the due rows are picked with
- * `FOR UPDATE SKIP LOCKED` and leased in the same statement (next_attempt_at moves past the
- * attempt's timeout, lease_id names the claim), so another process neither waits for them nor
- * takes them. A process that dies mid-attempt leaves the lease to run out; the row is then due
- * again and the lost attempt is recorded as interrupted. Only the claim's holder may record its
- * outcome (`where lease_id = …`).
+ * Claiming leases each attempt to exactly one process, as every outbox does (jobs/lease.ts):
+ * a lease's length is the provider's own timeout with a margin.
  */
-import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Conn, Db } from '../db/open';
 import { rowsOf } from '../db/rows';
 import { engagements, rmsAudits, rmsDeliveries, rmsProviders } from '../db/schema';
+import { claimLeases } from '../jobs/lease';
 import { retryDueAt } from '../jobs/retrySchedule';
 import { NONE_PROVIDER_NAME } from './provider';
 import { truncate, type AttemptResult } from './attempt';
@@ -80,34 +76,27 @@ export interface Claim {
  * an inactive provider wait: they are not claimed until it is active again.
  */
 export async function claimDue(db: Db, now: Date, options: { limit?: number; contactId?: number } = {}): Promise<Claim[]> {
-  const leaseId = randomUUID();
-  const result = await db.execute(sql`
-    with due as (
-      select d.contact_id, d.lease_id as previous_lease, coalesce(p.timeout_ms, 0) as timeout_ms
-      from rms_deliveries d
-      join contacts c on c.id = d.contact_id
-      join engagements e on e.id = c.engagement_id
-      left join rms_providers p on p.id = e.rms_provider_id
-      where d.status in ('pending', 'retrying') and d.next_attempt_at <= ${now.toISOString()}::timestamptz
-        and (p.id is null or p.is_active)
-        ${options.contactId === undefined ? sql`` : sql`and d.contact_id = ${options.contactId}`}
-      order by d.next_attempt_at, d.contact_id
-      limit ${options.limit ?? 20}
-      for update of d skip locked
-    )
-    update rms_deliveries d
-    set attempts = d.attempts + 1,
-        lease_id = ${leaseId}::uuid,
-        next_attempt_at = ${now.toISOString()}::timestamptz + (due.timeout_ms + ${LEASE_MARGIN_MS}) * interval '1 millisecond'
-    from due
-    where d.contact_id = due.contact_id
-    returning d.contact_id as "contactId", d.referral_key as "referralKey", d.attempts as "attempt", due.previous_lease as "previousLease"`);
-  return rowsOf(result).map((r) => ({
-    contactId: Number(r.contactId),
-    referralKey: String(r.referralKey),
-    attempt: Number(r.attempt),
-    leaseId,
-    interrupted: r.previousLease !== null && r.previousLease !== undefined,
+  const leases = await claimLeases(
+    db,
+    { key: rmsDeliveries.contactId, attempts: rmsDeliveries.attempts, nextAttemptAt: rmsDeliveries.nextAttemptAt, leaseId: rmsDeliveries.leaseId },
+    now,
+    {
+      joins: sql`join contacts c on c.id = ${rmsDeliveries.contactId}
+        join engagements e on e.id = c.engagement_id
+        left join rms_providers p on p.id = e.rms_provider_id`,
+      where: sql`${rmsDeliveries.status} in ('pending', 'retrying') and (p.id is null or p.is_active)
+        ${options.contactId === undefined ? sql`` : sql`and ${rmsDeliveries.contactId} = ${options.contactId}`}`,
+      leaseMs: sql`coalesce(p.timeout_ms, 0) + ${LEASE_MARGIN_MS}`,
+      limit: options.limit ?? 20,
+      returning: { referralKey: rmsDeliveries.referralKey },
+    },
+  );
+  return leases.map((lease) => ({
+    contactId: lease.key,
+    referralKey: String(lease.values.referralKey),
+    attempt: lease.attempt,
+    leaseId: lease.leaseId,
+    interrupted: lease.interrupted,
   }));
 }
 

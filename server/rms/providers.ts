@@ -8,7 +8,7 @@ import { and, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import {
   RMS_PROVIDER_KINDS,
   RMS_PROVIDER_MESSAGES,
-  type RMS_PROVIDER_SORTS,
+  RMS_PROVIDER_SORTS,
   settingsIssues,
   type RmsProvider,
   type RmsProviderInput,
@@ -17,7 +17,7 @@ import {
 import type { Db } from '../db/open';
 import { engagements, rmsProviders } from '../db/schema';
 import { Conflict, Invalid } from '../errors';
-import { tablePage } from '../http/list';
+import { sortColumnsOf, tablePage } from '../http/list';
 import type { ListQuery } from '../http/query';
 import { booleanParam, choiceParam, searchParam } from '../http/params';
 import { ilikeAny, rethrowConstraint, valueTakenIgnoringCase } from '../http/sql';
@@ -60,13 +60,7 @@ export function toRmsProvider(row: RmsProviderRow, options: { full: boolean; eng
 }
 
 /** How many engagements use each provider. */
-const sortColumns = {
-  name: rmsProviders.name,
-  kind: rmsProviders.kind,
-  isActive: rmsProviders.isActive,
-  created: rmsProviders.created,
-  modified: rmsProviders.modified,
-};
+const sortColumns = sortColumnsOf(rmsProviders, RMS_PROVIDER_SORTS);
 
 /** What the providers list narrows by. */
 export const PROVIDER_FILTERS = { searchQuery: searchParam, isActive: booleanParam, kind: choiceParam(RMS_PROVIDER_KINDS) };
@@ -74,7 +68,7 @@ export const PROVIDER_FILTERS = { searchQuery: searchParam, isActive: booleanPar
 /** A page of the providers, filtered as the list asks. */
 export function providerPage(db: Db, q: ListQuery<(typeof RMS_PROVIDER_SORTS)[number], typeof PROVIDER_FILTERS>) {
   const conditions: (SQL | undefined)[] = [
-    q.filters.searchQuery?.trim() ? ilikeAny([rmsProviders.name], q.filters.searchQuery) : undefined,
+    ilikeAny([rmsProviders.name], q.filters.searchQuery),
     q.filters.isActive !== undefined ? eq(rmsProviders.isActive, q.filters.isActive) : undefined,
     q.filters.kind ? eq(rmsProviders.kind, q.filters.kind) : undefined,
   ];

@@ -3,7 +3,7 @@
  * screener with its messages, engagements and languages, and create, update and delete. A locked
  * screener takes only its unlocking; one with media channels is not deleted.
  */
-import { and, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import type * as v from 'valibot';
 import {
   SCREENER_OUTCOMES,
@@ -91,9 +91,8 @@ export const SCREENER_LIST_FILTERS = { ...SCREENER_FILTERS, searchQuery: searchP
 
 /** One page of the screeners the user may see, with what hangs off them. */
 export async function screenerPage(db: Db, user: AuthUser, q: ListQuery<(typeof SCREENER_SORTS)[number], typeof SCREENER_LIST_FILTERS>) {
-  const conditions: (SQL | undefined)[] = [screenerScope(user), ...filterConditions(q.filters, SCREENER_FILTERS)];
-  if (q.filters.searchQuery?.trim()) conditions.push(ilikeAny([screeners.title, screeners.description, sponsors.name], q.filters.searchQuery));
-  const where = and(...conditions);
+  const search = ilikeAny([screeners.title, screeners.description, sponsors.name], q.filters.searchQuery);
+  const where = and(screenerScope(user), ...filterConditions(q.filters, SCREENER_FILTERS), search);
   const counted = countOf(db, screeners).innerJoin(sponsors, eq(sponsors.id, screeners.sponsorId)).$dynamic();
   const page = await joinedPage(selectScreeners(db).$dynamic(), counted, q, { where, sorts: sortColumns, id: screeners.id });
   const rows = page.rows as ScreenerRow[];

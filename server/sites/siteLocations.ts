@@ -105,9 +105,7 @@ const selectSites = (db: Db) => db.select(siteLocationColumns).from(siteLocation
 
 /** The site search: a site matches when its name, site id, city, state, zip code or PI's name holds the text; a blank search matches every site. */
 export const siteSearch = (text: string | undefined): SQL | undefined =>
-  text?.trim()
-    ? ilikeAny([siteLocations.name, siteLocations.siteId, siteLocations.city, siteLocations.state, siteLocations.zipCode, siteLocations.piName], text)
-    : undefined;
+  ilikeAny([siteLocations.name, siteLocations.siteId, siteLocations.city, siteLocations.state, siteLocations.zipCode, siteLocations.piName], text);
 
 export async function siteLocationPage(db: Db, q: ListQuery<(typeof SITE_LOCATION_SORTS)[number], SiteLocationFilter>) {
   const where = and(...filterConditions(q.filters, FILTERS), siteSearch(q.filters.searchQuery));

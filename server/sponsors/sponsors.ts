@@ -57,9 +57,7 @@ export async function sponsorPage(db: Db, user: AuthUser, q: ListQuery<(typeof S
   const conditions: (SQL | undefined)[] = [];
   const unique = identificationOrScope(sponsorScope(user) !== null, q.filters.uniqueIdentification, sponsors.identification, scopeCondition(user), q.fields);
   conditions.push(unique.condition);
-  if (q.filters.searchQuery?.trim()) {
-    conditions.push(ilikeAny([sponsors.name, sponsors.identification, sponsors.rmsSponsorIdentifier, countries.name], q.filters.searchQuery));
-  }
+  conditions.push(ilikeAny([sponsors.name, sponsors.identification, sponsors.rmsSponsorIdentifier, countries.name], q.filters.searchQuery));
   if (isActive !== undefined) conditions.push(eq(sponsors.isActive, isActive));
   const where = and(...conditions);
   const counted = countOf(db, sponsors).leftJoin(countries, eq(countries.id, sponsors.countryId)).$dynamic();

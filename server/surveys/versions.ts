@@ -118,7 +118,7 @@ export function formPage(db: Conn, user: AuthUser, q: ListQuery<(typeof OFORM_SO
   if (q.filters.approvedOnly) conditions.push(eq(oForms.isApproved, true));
   // One row per survey: the version that stands for it (for picking a survey by its title).
   if (q.filters.currentOnly) conditions.push(eq(oForms.id, currentVersionId(oForms.identity)));
-  if (q.filters.searchQuery?.trim()) conditions.push(ilikeAny([oForms.title, oForms.identity, engagements.name, sponsors.name], q.filters.searchQuery));
+  conditions.push(ilikeAny([oForms.title, oForms.identity, engagements.name, sponsors.name], q.filters.searchQuery));
   const where = and(...conditions);
   const counted = countOf(db, oForms)
     .innerJoin(engagements, eq(engagements.id, oForms.engagementId))

@@ -52,8 +52,7 @@ const sortColumns = {
 /** One page of users, with their roles and sponsors when the list includes them. */
 export async function listUsers(db: Db, q: ListQuery<(typeof USER_SORTS)[number], typeof SEARCH_AND_ACTIVE>) {
   const isActive = q.filters.isActive;
-  const conditions: (SQL | undefined)[] = [];
-  if (q.filters.searchQuery?.trim()) conditions.push(ilikeAny([users.username, users.email], q.filters.searchQuery));
+  const conditions: (SQL | undefined)[] = [ilikeAny([users.username, users.email], q.filters.searchQuery)];
   if (isActive !== undefined) conditions.push(eq(users.isActive, isActive));
   const where = and(...conditions);
   const { rows, total } = await tablePage(db, users, q, { where, sorts: sortColumns, id: users.id });
