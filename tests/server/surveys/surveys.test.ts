@@ -1,15 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import { oFormContainers, oFormFields, oFormMessages, oForms } from '../../../server/db/schema';
 import { DOB_PAGE_IS_TARGET } from '@core/survey/authoring';
 import { UNKNOWN_ENGAGEMENT } from '../../../server/engagements/access';
 import { ALREADY_APPROVED, APPROVED_IMMUTABLE, TRANSITION_PAGE_INVALID, TRANSITION_SURVEY_INVALID, UNKNOWN_IDENTITY } from '@core/model/surveyDoc';
 import { FIELD_TYPES } from '@core/model/survey';
-import { createHarness, json, type Harness } from '../harness';
+import { json, useHarness, type Harness } from '../harness';
 import { resourceCalls } from '../resourceCalls';
 import { rowsWhere } from '../rowsWhere';
 import { rowWithId } from '../../../server/db/rows';
-import { postEngagement, postSponsor, sponsorUserToken } from '../staffRecords';
+import { scopedEngagements } from '../staffRecords';
 
 let h: Harness;
 let admin: string;
@@ -79,17 +79,10 @@ const pointers = (body: { errors: { source?: { pointer?: string } }[] }) => body
 const rowCount = async (table: typeof oForms | typeof oFormContainers | typeof oFormFields | typeof oFormMessages) =>
   (await h.db.select({ n: count() }).from(table))[0]?.n;
 
-beforeAll(async () => {
-  h = await createHarness();
+useHarness(async (server) => {
+  h = server;
   admin = await h.token();
-  const mine = await postSponsor(h, admin, 'OForm Sponsor', 'OFS');
-  const other = await postSponsor(h, admin, 'Other OForm Sponsor', 'OOF');
-  engagementId = await postEngagement(h, admin, mine, 'OForm study', 'OFS1');
-  otherEngagementId = await postEngagement(h, admin, other, 'Other OForm study', 'OOF1');
-  userToken = await sponsorUserToken(h, 'oform-user', mine);
-});
-afterAll(async () => {
-  await h.close();
+  ({ engagementId, otherEngagementId, userToken } = await scopedEngagements(h, admin, { name: 'OForm', code: 'OFS', username: 'oform-user' }));
 });
 
 describe('lookups', () => {
