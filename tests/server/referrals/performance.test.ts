@@ -17,6 +17,7 @@ import {
   userSiteLocations,
 } from '../../../server/db/schema';
 import { doc, json, useAdminHarness, type Harness } from '../harness';
+import { clockFrom, HOUR } from '../clockFrom';
 import { expectParametersRefused } from '../listQueries';
 
 let h: Harness;
@@ -24,12 +25,7 @@ let admin: string;
 useAdminHarness((server) => ({ h, admin } = server));
 
 const MADE = '2031-04-01T09:00:00.000Z';
-const HOUR = 3_600_000;
-const at = (ms: number) => new Date(new Date(MADE).getTime() + ms);
-async function clockAt(ms: number) {
-  h.clock.set(at(ms));
-  admin = await h.token();
-}
+const { adminAt } = clockFrom(() => h, MADE);
 
 /** A sponsor's engagement with two sites; `perSite` referrals made at MADE at each. */
 async function world(perSite: [number, number]) {
@@ -83,11 +79,11 @@ describe('GET /api/site-performance', () => {
   it('measures each site over a date range at the instant it is asked, within the caller’s scope', async () => {
     const w = await world([3, 1]);
     const [r1, r2] = w.ids[0]!;
-    await clockAt(2 * HOUR);
+    admin = await adminAt(2 * HOUR);
     await move(r1!, { status: 'contacted' });
     await move(r1!, { status: 'in-screening' });
     await move(r1!, { status: 'screen-failed', reasonId: await reasonOf('screen-failed') });
-    await clockAt(60 * HOUR);
+    admin = await adminAt(60 * HOUR);
     const call = await h.request('POST', `/api/referrals/${r2}/contact-attempts`, {
       token: admin,
       body: doc('contact-attempts', { channel: 'phone', result: 'reached' }),
@@ -98,7 +94,7 @@ describe('GET /api/site-performance', () => {
     await move(r2!, { status: 'enrolled' });
 
     // At 30 hours nobody's window had closed; at 100 hours all four have.
-    await clockAt(100 * HOUR);
+    admin = await adminAt(100 * HOUR);
     const body = await performance(`engagementId=${w.engagementId}&from=2031-04-01&to=2031-04-01`);
     expect(body.meta.total).toBe(2);
     expect(body.data.map((r: { id: string; attributes: Record<string, unknown> }) => ({ id: r.id, ...r.attributes }))).toEqual([
@@ -138,12 +134,12 @@ describe('GET /api/site-performance', () => {
     expect(sorted.data.map((r: { attributes: { siteName: string } }) => r.attributes.siteName)).toEqual(['Perf Alpha', 'Perf Beta']);
     expect((await performance(`engagementId=${w.engagementId}&from=2031-04-02`)).data).toEqual([]);
     // Before any window closed, none is due: the share is unknown, not 0.
-    await clockAt(30 * HOUR);
+    admin = await adminAt(30 * HOUR);
     const early = await performance(`siteLocationId=${w.siteIds[1]}`);
     expect(early.data[0].attributes).toMatchObject({ dueForFirstContact: 0, withinServiceLevelRate: null });
 
     // A coordinator of site Beta sees Beta only; a User of another sponsor sees nothing.
-    await clockAt(100 * HOUR);
+    admin = await adminAt(100 * HOUR);
     const coordinatorId = await h.createUser({ username: 'perf-coordinator', password: 'perf-coordinator', roles: ['Site Coordinator'] });
     await h.db.insert(userSiteLocations).values({ userId: coordinatorId, siteLocationId: w.siteIds[1]! });
     const coordinator = await h.token('perf-coordinator', 'perf-coordinator');
