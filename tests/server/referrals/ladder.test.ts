@@ -5,21 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import {
-  auditEvents,
-  contacts,
-  engagementSiteLocations,
-  engagements,
-  referralEvents,
-  referralReasons,
-  referrals,
-  rmsAudits,
-  rmsDeliveries,
-  siteLocations,
-  sponsors,
-} from '../../../server/db/schema';
+import { auditEvents, referralEvents, referralReasons, referrals, rmsAudits } from '../../../server/db/schema';
 import { doc, json, useAdminHarness, type Harness } from '../harness';
 import { clockFrom, HOUR } from '../clockFrom';
+import { engagementAtSites, referralsMade } from '../referralRecords';
 
 let h: Harness;
 let admin: string;
@@ -32,36 +21,9 @@ let serial = 0;
 /** A sponsor with one engagement linked to one site, and `n` referrals made at MADE. */
 async function world(n = 1, names: { first_name?: string; last_name?: string } = { first_name: 'Ada', last_name: 'Lovelace' }) {
   serial += 1;
-  const [sponsor] = await h.db
-    .insert(sponsors)
-    .values({ name: `Ladder sponsor ${serial}`, identification: `LAD-${serial}` })
-    .returning({ id: sponsors.id });
-  const [engagement] = await h.db
-    .insert(engagements)
-    .values({ name: `Ladder study ${serial}`, identification: `LAD-E-${serial}`, sponsorId: sponsor!.id })
-    .returning({ id: engagements.id });
-  const [site] = await h.db
-    .insert(siteLocations)
-    .values({ name: `Ladder site ${serial}` })
-    .returning({ id: siteLocations.id });
-  const [link] = await h.db
-    .insert(engagementSiteLocations)
-    .values({ engagementId: engagement!.id, siteLocationId: site!.id })
-    .returning({ id: engagementSiteLocations.id });
-  const ids: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const [contact] = await h.db
-      .insert(contacts)
-      .values({ engagementId: engagement!.id, engagementSiteLocationId: link!.id, valuesCiphertext: h.phi.seal(JSON.stringify(names)) })
-      .returning({ id: contacts.id });
-    await h.db.insert(rmsDeliveries).values({ contactId: contact!.id, status: 'delivered', deliveredAt: new Date(MADE) });
-    const [row] = await h.db
-      .insert(referrals)
-      .values({ engagementId: engagement!.id, engagementSiteLocationId: link!.id, contactId: contact!.id, created: new Date(MADE) })
-      .returning({ id: referrals.id });
-    ids.push(row!.id);
-  }
-  return { sponsorId: sponsor!.id, engagementId: engagement!.id, siteId: site!.id, referralIds: ids };
+  const made = await engagementAtSites(h, `Ladder ${serial}`, `LAD-${serial}`, [`Ladder site ${serial}`]);
+  const referralIds = await referralsMade(h, { engagementId: made.engagementId, linkId: made.linkIds[0]! }, n, MADE, names);
+  return { sponsorId: made.sponsorId, engagementId: made.engagementId, siteId: made.siteIds[0]!, referralIds };
 }
 
 const reasonOf = async (status: string) => {

@@ -5,19 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import {
-  contacts,
-  engagementSiteLocations,
-  engagements,
-  referralReasons,
-  referrals,
-  rmsDeliveries,
-  siteLocations,
-  sponsors,
-  userSiteLocations,
-} from '../../../server/db/schema';
+import { referralReasons, sponsors, userSiteLocations } from '../../../server/db/schema';
 import { doc, json, useAdminHarness, type Harness } from '../harness';
 import { clockFrom, HOUR } from '../clockFrom';
+import { engagementAtSites, referralsMade } from '../referralRecords';
 import { expectParametersRefused } from '../listQueries';
 
 let h: Harness;
@@ -29,39 +20,13 @@ const { adminAt } = clockFrom(() => h, MADE);
 
 /** A sponsor's engagement with two sites; `perSite` referrals made at MADE at each. */
 async function world(perSite: [number, number]) {
-  const [sponsor] = await h.db.insert(sponsors).values({ name: 'Perf sponsor', identification: 'PERF' }).returning({ id: sponsors.id });
-  const [engagement] = await h.db
-    .insert(engagements)
-    .values({ name: 'Perf study', identification: 'PERF-E', sponsorId: sponsor!.id })
-    .returning({ id: engagements.id });
-  const sites = await h.db
-    .insert(siteLocations)
-    .values([{ name: 'Perf Alpha' }, { name: 'Perf Beta' }])
-    .returning({ id: siteLocations.id });
-  const links = await h.db
-    .insert(engagementSiteLocations)
-    .values(sites.map((s) => ({ engagementId: engagement!.id, siteLocationId: s.id })))
-    .returning({ id: engagementSiteLocations.id });
-  const ids: number[][] = [[], []];
+  const made = await engagementAtSites(h, 'Perf', 'PERF', ['Perf Alpha', 'Perf Beta']);
+  const ids: number[][] = [];
   for (const side of [0, 1]) {
-    for (let i = 0; i < perSite[side]!; i++) {
-      const [contact] = await h.db
-        .insert(contacts)
-        .values({
-          engagementId: engagement!.id,
-          engagementSiteLocationId: links[side]!.id,
-          valuesCiphertext: h.phi.seal(JSON.stringify({ first_name: 'Ada', last_name: 'Lee' })),
-        })
-        .returning({ id: contacts.id });
-      await h.db.insert(rmsDeliveries).values({ contactId: contact!.id, status: 'delivered', deliveredAt: new Date(MADE) });
-      const [row] = await h.db
-        .insert(referrals)
-        .values({ engagementId: engagement!.id, engagementSiteLocationId: links[side]!.id, contactId: contact!.id, created: new Date(MADE) })
-        .returning({ id: referrals.id });
-      ids[side]!.push(row!.id);
-    }
+    const link = { engagementId: made.engagementId, linkId: made.linkIds[side]! };
+    ids.push(await referralsMade(h, link, perSite[side]!, MADE, { first_name: 'Ada', last_name: 'Lee' }));
   }
-  return { sponsorId: sponsor!.id, engagementId: engagement!.id, siteIds: sites.map((s) => s.id), ids };
+  return { sponsorId: made.sponsorId, engagementId: made.engagementId, siteIds: made.siteIds, ids };
 }
 
 const move = async (id: number, attributes: Record<string, unknown>) => {
