@@ -4,11 +4,11 @@ import { engagementOptions, surveyOptions, surveyPages, surveyQuestions, surveys
 import { ENGAGEMENT_OPTION_EXISTS, ENGAGEMENT_REPEATED, OPTION_ENGAGEMENT_INVALID } from '../../../server/legacy-surveys/messages';
 import { UNKNOWN_TAG } from '../../../server/surveys/tagging';
 import { DOB_PAGE_IS_TARGET } from '@core/survey/authoring';
-import { UNKNOWN_ENGAGEMENT } from '../../../server/engagements/access';
 import { TRANSITION_TARGET_INVALID, TRANSITION_TARGET_REQUIRED } from '@core/model/legacySurvey';
 import { doc, json, useHarness, type Harness } from '../harness';
-import { resourceCalls } from '../resourceCalls';
+import { pointers, resourceCalls } from '../resourceCalls';
 import { rowsWhere } from '../rowsWhere';
+import { expectTitleAndKnownEngagementRequired } from '../surveyWrites';
 import { rowWithId } from '../../../server/db/rows';
 import { postEngagement, scopedEngagements } from '../staffRecords';
 
@@ -61,7 +61,6 @@ async function addOption(questionId: string, attributes: Record<string, unknown>
   const { res, body } = await post('options', 'options', { questionId: Number(questionId), ...attributes });
   return { res, body };
 }
-const pointers = (body: { errors: { source?: { pointer?: string } }[] }) => body.errors.map((e) => e.source?.pointer);
 const rowCount = async (table: typeof surveyOptions | typeof surveyPages | typeof surveyQuestions | typeof engagementOptions | typeof surveys) =>
   (await h.db.select({ n: count() }).from(table))[0]?.n;
 
@@ -100,12 +99,7 @@ describe('surveys', () => {
 
   it('rejects bad input with JSON:API errors and writes nothing', async () => {
     const before = await rowCount(surveys);
-    const missing = await post('surveys', 'surveys', { engagementId: Number(engagementId) });
-    expect(missing.res.status).toBe(422);
-    expect(pointers(missing.body)).toContain('/data/attributes/title');
-    const unknown = await post('surveys', 'surveys', { title: 'X', engagementId: 999999 });
-    expect(unknown.res.status).toBe(422);
-    expect(unknown.body.errors[0]).toMatchObject({ detail: UNKNOWN_ENGAGEMENT, source: { pointer: '/data/attributes/engagementId' } });
+    await expectTitleAndKnownEngagementRequired(post, 'surveys', engagementId);
     const extra = await post('surveys', 'surveys', { title: 'X', engagementId: Number(engagementId), pageCounter: 7 });
     expect(extra.res.status).toBe(422);
     const huge = await post('surveys', 'surveys', { title: 'X', engagementId: 99_999_999_999 });
