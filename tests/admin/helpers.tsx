@@ -2,8 +2,8 @@
  * Renders the real admin (route table, layouts, guards, screens) against a fake API server
  * given as a function from request to response.
  */
-import { afterEach, vi } from 'vitest';
-import { cleanup, render } from '@testing-library/react';
+import { afterEach, expect, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createStore } from 'jotai';
 import { RouterProvider, createMemoryRouter } from 'react-router-dom';
 import type { RoleName, User } from '@core/model/user';
@@ -165,4 +165,34 @@ export function listDocument(type: string, rows: readonly object[], total = rows
 export function resourceDocument(type: string, row: object) {
   const { id, ...attributes } = row as { id?: unknown };
   return { data: { type, id: String(id), attributes } };
+}
+
+/**
+ * A removal behind the confirmation dialog: `ask` opens it, asking `question`; Cancel closes it
+ * and `removed` stays empty. Asked again and answered `confirm`: `removed` holds `expected`, the
+ * list loads once more (`lists` counts its loads) and `notice` shows.
+ */
+export async function expectRemovalConfirmed(removal: {
+  ask: () => void;
+  question: string;
+  confirm: string;
+  removed: string[];
+  expected: string[];
+  lists: () => number;
+  notice: string;
+}) {
+  const before = removal.lists();
+  removal.ask();
+  let dialog = await screen.findByRole('dialog');
+  expect(within(dialog).getByText(removal.question)).toBeTruthy();
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+  await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  expect(removal.removed).toEqual([]);
+
+  removal.ask();
+  dialog = await screen.findByRole('dialog');
+  fireEvent.click(within(dialog).getByRole('button', { name: removal.confirm }));
+  await waitFor(() => expect(removal.removed).toEqual(removal.expected));
+  await waitFor(() => expect(removal.lists()).toBe(before + 1));
+  expect(await screen.findByText(removal.notice)).toBeTruthy();
 }

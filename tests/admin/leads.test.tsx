@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { ERASE_CONFIRMATION } from '../../admin/sections/leads/Index';
-import { json, makeUser, renderAdmin, type Handler } from './helpers';
+import { expectRemovalConfirmed, json, makeUser, renderAdmin, type Handler } from './helpers';
 
 const lead = {
   type: 'leads',
@@ -70,22 +70,15 @@ describe('Leads', () => {
     const { server: api } = renderAdmin({ path: '/leads', user: makeUser('Admin'), handler });
     const table = await screen.findByRole('table', { name: 'Leads' });
     await within(table).findByText('Heart study');
-    const lists = () => api.requests.filter((r) => r.method === 'GET' && r.path === 'leads').length;
-    const before = lists();
-
-    fireEvent.click(screen.getByRole('button', { name: 'Erase lead 5' }));
-    let dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByText(ERASE_CONFIRMATION('5'))).toBeTruthy();
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(erased).toEqual([]);
-
-    fireEvent.click(screen.getByRole('button', { name: 'Erase lead 5' }));
-    dialog = await screen.findByRole('dialog');
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Erase' }));
-    await waitFor(() => expect(erased).toEqual(['5']));
-    await waitFor(() => expect(lists()).toBe(before + 1));
-    expect(await screen.findByText('Lead 5 erased.')).toBeTruthy();
+    await expectRemovalConfirmed({
+      ask: () => fireEvent.click(screen.getByRole('button', { name: 'Erase lead 5' })),
+      question: ERASE_CONFIRMATION('5'),
+      confirm: 'Erase',
+      removed: erased,
+      expected: ['5'],
+      lists: () => api.requests.filter((r) => r.method === 'GET' && r.path === 'leads').length,
+      notice: 'Lead 5 erased.',
+    });
   });
 
   it('shows a Site Coordinator their leads without asking for the lists they may not read', async () => {

@@ -117,6 +117,20 @@ const textTemplate = (language: string, text: string, isDefault = true) => ({
   attributes: { kind: 'participantConfirmation', language, channel: 'sms', text, isDefault, placeholders: ['engagement', 'site', 'town'] },
 });
 
+/**
+ * Submits `field`'s form holding `refused`: the form says `problem` and sends nothing. Then
+ * holding `accepted`: the one write sent is the PATCH of `path`.
+ */
+async function refusedThenSent(field: HTMLElement, writes: { path: string }[], [refused, problem]: [string, string], accepted: string, path: string) {
+  fireEvent.change(field, { target: { value: refused } });
+  fireEvent.submit(field.closest('form')!);
+  await screen.findByText(problem);
+  expect(writes).toEqual([]);
+  fireEvent.change(field, { target: { value: accepted } });
+  fireEvent.submit(field.closest('form')!);
+  await waitFor(() => expect(writes.map((w) => w.path)).toEqual([`PATCH ${path}`]));
+}
+
 describe('Message templates', () => {
   it('edits a template, refusing an empty subject before sending anything, and previews it', async () => {
     const writes: { path: string; body: unknown }[] = [];
@@ -132,13 +146,7 @@ describe('Message templates', () => {
     };
     renderAdmin({ path: '/message-templates', user: makeUser('Admin'), handler });
     const subject = await screen.findByLabelText(/Subject/);
-    fireEvent.change(subject, { target: { value: '' } });
-    fireEvent.submit(subject.closest('form')!);
-    await screen.findByText('This field is required.');
-    expect(writes).toEqual([]);
-    fireEvent.change(subject, { target: { value: 'Referral at {{site}}' } });
-    fireEvent.submit(subject.closest('form')!);
-    await waitFor(() => expect(writes.map((w) => w.path)).toEqual(['PATCH message-templates/newReferral.en']));
+    await refusedThenSent(subject, writes, ['', 'This field is required.'], 'Referral at {{site}}', 'message-templates/newReferral.en');
     expect(writes[0]!.body).toMatchObject({ data: { type: 'message-templates', attributes: { subject: 'Referral at {{site}}' } } });
     fireEvent.click(await screen.findByRole('button', { name: 'Preview' }));
     await screen.findByRole('heading', { name: 'New referral for Midtown Heart Center (en)' });
@@ -175,12 +183,13 @@ describe('Text (SMS) templates', () => {
     expect(screen.getByText(/As typed: 121 characters · 2 segments \(UCS-2\)/)).toBeTruthy();
     fireEvent.change(text, { target: { value: 'Gracias, le llamaremos.' } });
     expect(screen.getByText(/As typed: 23 characters · 1 segment \(GSM-7\)/)).toBeTruthy();
-    fireEvent.submit(text.closest('form')!);
-    await screen.findByText('Say how to opt out: the text must hold the word STOP.');
-    expect(writes).toEqual([]);
-    fireEvent.change(text, { target: { value: 'Gracias. Responda STOP.' } });
-    fireEvent.submit(text.closest('form')!);
-    await waitFor(() => expect(writes.map((w) => w.path)).toEqual(['PATCH message-templates/participantConfirmation.es.sms']));
+    await refusedThenSent(
+      text,
+      writes,
+      ['Gracias, le llamaremos.', 'Say how to opt out: the text must hold the word STOP.'],
+      'Gracias. Responda STOP.',
+      'message-templates/participantConfirmation.es.sms',
+    );
     expect(writes[0]!.body).toEqual({
       data: { type: 'message-templates', id: 'participantConfirmation.es.sms', attributes: { text: 'Gracias. Responda STOP.' } },
     });

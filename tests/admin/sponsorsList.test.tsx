@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { json, listDocument, makeUser, renderAdmin, type Handler } from './helpers';
+import { expectRemovalConfirmed, json, listDocument, makeUser, renderAdmin, type Handler } from './helpers';
 import { makeSponsor, sponsorViewServer } from './fixtures';
 
 const TOTAL = 45;
@@ -88,23 +88,16 @@ describe('Sponsors index (list screen)', () => {
     const deleted: string[] = [];
     const { server } = renderAdmin({ path: '/sponsors', user: makeUser('Admin'), handler: sponsorsServer(deleted) });
     const row = (await screen.findByText('Sponsor 2')).closest('tr') as HTMLElement;
-    const listCalls = () => server.requests.filter((r) => r.method === 'GET' && r.path === 'sponsors').length;
-    const before = listCalls();
-
-    fireEvent.click(within(row).getByRole('button', { name: 'Delete' }));
-    let dialog = await screen.findByRole('dialog');
-    // SPEC's question, naming the row.
-    expect(within(dialog).getByText('Are you sure you want to delete this sponsor “Sponsor 2” ?')).toBeTruthy();
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(deleted).toEqual([]);
-
-    fireEvent.click(within(row).getByRole('button', { name: 'Delete' }));
-    dialog = await screen.findByRole('dialog');
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
-    await waitFor(() => expect(deleted).toEqual(['2']));
-    await waitFor(() => expect(listCalls()).toBe(before + 1));
-    expect(await screen.findByText('Sponsor deleted.')).toBeTruthy();
+    await expectRemovalConfirmed({
+      ask: () => fireEvent.click(within(row).getByRole('button', { name: 'Delete' })),
+      // SPEC's question, naming the row.
+      question: 'Are you sure you want to delete this sponsor “Sponsor 2” ?',
+      confirm: 'Confirm',
+      removed: deleted,
+      expected: ['2'],
+      lists: () => server.requests.filter((r) => r.method === 'GET' && r.path === 'sponsors').length,
+      notice: 'Sponsor deleted.',
+    });
   });
 
   it('offers Add and Delete only to Admins and Super Users, who alone may create and delete sponsors', async () => {

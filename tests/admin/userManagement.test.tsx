@@ -23,6 +23,12 @@ const fill = (values: Record<string, string>) => {
 };
 const save = () => fireEvent.click(screen.getByRole('button', { name: 'Save' }));
 const writes = (requests: Recorded[]) => requests.filter((r) => ['POST', 'PATCH', 'DELETE'].includes(r.method) && r.path !== 'users/validate-email');
+/** Saves the form and waits for the screen at `path` to open: answers the `method` write the save sent. */
+async function saveAndOpen({ server, location }: ReturnType<typeof renderAdmin>, path: string, method: 'POST' | 'PATCH') {
+  save();
+  await waitFor(() => expect(location()).toBe(path));
+  return writes(server.requests).find((r) => r.method === method);
+}
 
 /** A user's attributes as makeUser has them (every document here names its own username). */
 const { id: _id, roles: _roles, sponsors: _sponsors, ...userDefaults } = makeUser(null);
@@ -115,17 +121,16 @@ describe('users', () => {
       if (url.pathname === '/api/users' && request.method === 'GET') return json({ data: [], meta: { total: 0 } });
       return undefined;
     });
-    const { server, location } = renderAdmin({ path: '/users/add', user: admin, handler });
+    const rendered = renderAdmin({ path: '/users/add', user: admin, handler });
     await screen.findByRole('checkbox', { name: 'Acme Pharma' });
     await screen.findByRole('option', { name: 'Spanish (Mexico) (es-MX)' });
     fill({ Username: 'newbie', Email: 'newbie@example.com', 'Initial Password': 'initial-pass-1' });
     fireEvent.change(screen.getByLabelText('Language'), { target: { value: 'es-MX' } });
     fireEvent.click(screen.getByRole('checkbox', { name: 'User' }));
     fireEvent.click(screen.getByRole('checkbox', { name: 'Acme Pharma' }));
-    save();
-    await waitFor(() => expect(location()).toBe('/users'));
-    const post = server.requests.find((r) => r.path === 'users' && r.method === 'POST')!;
-    expect(post.body).toEqual({
+    const post = await saveAndOpen(rendered, '/users', 'POST');
+    expect(post?.path).toBe('users');
+    expect(post?.body).toEqual({
       data: {
         type: 'users',
         attributes: { username: 'newbie', email: 'newbie@example.com', password: 'initial-pass-1', locale: 'es_MX', isActive: true },
@@ -277,17 +282,15 @@ describe('system configuration', () => {
       if (url.pathname === '/api/generic-messages') return json({ data: [], meta: { total: 0 } });
       return undefined;
     });
-    const { server, location } = renderAdmin({ path: '/generic-messages/edit/3', user: admin, handler });
+    const rendered = renderAdmin({ path: '/generic-messages/edit/3', user: admin, handler });
     const spanish = (await screen.findByLabelText('Spanish translation')) as HTMLTextAreaElement;
     expect(spanish.value).toBe('Siguiente');
     expect(screen.getByText('English (en) · default')).toBeTruthy();
     expect(screen.getByText('Spanish (Mexico) (es-MX)')).toBeTruthy();
     fireEvent.change(spanish, { target: { value: 'Continuar' } });
     type('Spanish (Mexico) translation', 'Seguir');
-    save();
-    await waitFor(() => expect(location()).toBe('/generic-messages'));
-    const patch = server.requests.find((r) => r.method === 'PATCH')!;
-    expect(patch.body).toEqual({
+    const patch = await saveAndOpen(rendered, '/generic-messages', 'PATCH');
+    expect(patch?.body).toEqual({
       data: { type: 'generic-messages', id: '3', attributes: { message: 'Next', translations: { es: 'Continuar', fr: 'Suivant', es_MX: 'Seguir' } } },
     });
   });
@@ -300,12 +303,10 @@ describe('system configuration', () => {
       if (url.pathname === '/api/languages/12') return json(resourceDocument('languages', { ...LANGUAGES[2]!, id: 12 }));
       return undefined;
     });
-    const { server, location } = renderAdmin({ path: '/languages/add', user: admin, handler });
+    const rendered = renderAdmin({ path: '/languages/add', user: admin, handler });
     await screen.findByLabelText('Name');
     fill({ Name: 'Español (México)', Description: 'Spanish (Mexico)', 'ISO Code': 'es-MX' });
-    save();
-    await waitFor(() => expect(location()).toBe('/languages/view/12'));
-    expect(sentAttributes(server.requests.find((r) => r.method === 'POST'))).toEqual({
+    expect(sentAttributes(await saveAndOpen(rendered, '/languages/view/12', 'POST'))).toEqual({
       name: 'Español (México)',
       description: 'Spanish (Mexico)',
       isoCode: 'es_MX',
@@ -329,7 +330,7 @@ describe('system configuration', () => {
       if (url.pathname === '/api/contact-fields') return json({ data: [], meta: { total: 0 } });
       return undefined;
     });
-    const { server, location } = renderAdmin({ path: '/contact-fields/add', user: admin, handler });
+    const rendered = renderAdmin({ path: '/contact-fields/add', user: admin, handler });
     await screen.findByLabelText('Spanish translation');
     fill({ Label: 'Date of birth', Name: 'Date Of Birth' });
     save();
@@ -338,9 +339,7 @@ describe('system configuration', () => {
     fireEvent.change(screen.getByLabelText('Type'), { target: { value: 'date' } });
     fireEvent.click(screen.getByLabelText('Required'));
     type('Spanish translation', 'Fecha de nacimiento');
-    save();
-    await waitFor(() => expect(location()).toBe('/contact-fields'));
-    expect(sentAttributes(server.requests.find((r) => r.method === 'POST'))).toEqual({
+    expect(sentAttributes(await saveAndOpen(rendered, '/contact-fields', 'POST'))).toEqual({
       label: 'Date of birth',
       name: 'date_of_birth',
       fieldType: 'date',

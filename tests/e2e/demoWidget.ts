@@ -57,6 +57,14 @@ export async function qualifyToConsent(page: Page, person: DemoPerson): Promise<
   await next(page);
 }
 
+/** The demo's contact form in `where` filled with `person`'s four fields, by their labels. */
+export async function fillContactByLabel(where: Page | FrameLocator, person: DemoPerson): Promise<void> {
+  await where.getByLabel('First name').fill(person.first);
+  await where.getByLabel('Last name').fill(person.last);
+  await where.getByLabel('Email').fill(person.email);
+  await where.getByLabel('Phone').fill(person.phone);
+}
+
 /**
  * The demo survey answered by its labels in `where` (the partner's page, or the widget's frame),
  * to its outcome: qualified (on pills, New York's ZIP, the nearest site, `person`'s contact,
@@ -94,10 +102,7 @@ export async function answerDemoByLabel(
   await at('Choose a study site');
   await submit();
   await at('Your contact details');
-  await where.getByLabel('First name').fill(person.first);
-  await where.getByLabel('Last name').fill(person.last);
-  await where.getByLabel('Email').fill(person.email);
-  await where.getByLabel('Phone').fill(person.phone);
+  await fillContactByLabel(where, person);
   await submit();
   await at('Consent');
   await where.locator(`${W} label`, { hasText: 'I accept the terms and conditions.' }).click();

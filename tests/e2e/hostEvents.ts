@@ -3,7 +3,8 @@
  * (they bubble), each as its name and its detail's values besides the two ids, marked
  * "(elsewhere)" when it did not come from the widget element with both ids.
  */
-import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
 
 /** Starts recording on every document `page` loads from now on; the function returned reads what the current one heard. */
 export async function recordHostEvents(page: Page): Promise<() => Promise<string[]>> {
@@ -23,4 +24,23 @@ export async function recordHostEvents(page: Page): Promise<() => Promise<string
     }
   });
   return () => page.evaluate(() => (window as unknown as { __events: string[] }).__events);
+}
+
+/**
+ * What the page hears under the minimal policy must not tell a qualified run from a disqualified
+ * one: `listenedRun(qualified)` answers a participant, listening, whose run has reached its end.
+ * Each hears view, start and finish, with no problem on the page; both hear the same.
+ */
+export async function expectSameEventsEitherWay(
+  listenedRun: (qualified: boolean) => Promise<{ context: BrowserContext; problems: string[]; events: () => Promise<string[]> }>,
+): Promise<void> {
+  const heard: string[][] = [];
+  for (const qualified of [true, false]) {
+    const { context, problems, events } = await listenedRun(qualified);
+    await expect.poll(events).toEqual(['view', 'start', 'finish']);
+    heard.push(await events());
+    expect(problems).toEqual([]);
+    await context.close();
+  }
+  expect(heard[0]).toEqual(heard[1]);
 }

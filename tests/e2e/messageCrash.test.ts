@@ -5,19 +5,17 @@
  * lease has run out, and the mail server (smtp-server on 127.0.0.1) takes each exactly once.
  */
 import fs from 'node:fs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { MESSAGE_KINDS } from '@core/model/message';
 import { engagementMessageSettings, engagementSiteLocations, roles, userRoles, userSiteLocations, users } from '../../server/db/schema';
 import { createParticipantFixture, type ParticipantFixture } from '../support/participantFixture';
 import { startSmtpReceiver } from '../support/smtpReceiver';
+import { useCleanups } from '../support/cleanups';
 import { prepareDataDir, startServer } from './server';
 import { leaveQualifiedContact } from './qualifiedContact';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = useCleanups();
 
 describe('the message outbox across a crash', () => {
   it('delivers every message exactly once after a kill -9 in the middle of sending', async () => {
@@ -27,7 +25,7 @@ describe('the message outbox across a crash', () => {
     smtp.hold = new Promise<void>((resolve) => (release = resolve));
 
     const dataDir = fs.mkdtempSync(`${process.env.TMPDIR ?? '/tmp'}/trial-messages-`);
-    cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+    cleanups.removeDir(dataDir);
     let fixture!: ParticipantFixture;
     await prepareDataDir(dataDir, async (db) => {
       fixture = await createParticipantFixture(db);

@@ -6,6 +6,7 @@
 import { describe, expect, inject, it } from 'vitest';
 import type { Page, Request } from 'playwright-core';
 import { browserForFile } from './browser';
+import { fillContactByLabel } from './demoWidget';
 
 const baseUrl = inject('baseUrl');
 const browser = browserForFile();
@@ -51,10 +52,7 @@ describe('a participant on the demo page', () => {
     expect(sites[0]).toBe('Midtown Heart Center');
     await next(page);
     await heading(page, 'Your contact details');
-    await page.getByLabel('First name').fill('Ann');
-    await page.getByLabel('Last name').fill('Lee');
-    await page.getByLabel('Email').fill('ann@example.com');
-    await page.getByLabel('Phone').fill('212-555-0100');
+    await fillContactByLabel(page, { first: 'Ann', last: 'Lee', email: 'ann@example.com', phone: '212-555-0100' });
     expect(await page.getByLabel('ZIP code').inputValue()).toBe('10001');
     await next(page);
     await heading(page, 'Consent');

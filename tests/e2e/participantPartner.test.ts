@@ -19,6 +19,7 @@ import { newWebhookSecret, verifyStandardWebhook } from '../support/standardWebh
 import { startRecordSystem, type RecordSystemReceiver } from '../support/recordSystemReceiver';
 import { DEMO_SURVEY_IDENTITY } from '../../server/demo';
 import { pickSurvey } from './surveyPicker';
+import { fillContactByLabel } from './demoWidget';
 import { oFormContainerEntries, oFormContainers, oFormFields, oFormPageMetrics, oForms, oFormSubmissions, screenerMessages } from '../../server/db/schema';
 
 const WEBHOOK_SECRET = newWebhookSecret();
@@ -178,10 +179,7 @@ describe('the widget on a partner page of another origin, with hostile CSS and a
     expect(await axeViolations(page)).toEqual([]);
     await next(page);
     await heading(page, 'Your contact details');
-    await page.getByLabel('First name').fill('Ann');
-    await page.getByLabel('Last name').fill('Partner');
-    await page.getByLabel('Email').fill('ann.partner@example.com');
-    await page.getByLabel('Phone').fill('212-555-0100');
+    await fillContactByLabel(page, { first: 'Ann', last: 'Partner', email: 'ann.partner@example.com', phone: '212-555-0100' });
     expect(await axeViolations(page)).toEqual([]);
     await next(page);
     await heading(page, 'Consent');

@@ -11,13 +11,14 @@ import fs from 'node:fs';
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { openDatabase } from '../../server/db/open';
 import { engagements, rmsProviders } from '../../server/db/schema';
 import type { Db } from '../../server/db/open';
 import { createParticipantFixture, type ParticipantFixture } from '../support/participantFixture';
 import { newWebhookSecret, verifyStandardWebhook } from '../support/standardWebhooks';
+import { useCleanups } from '../support/cleanups';
 import { freePort, prepareDataDir, startServer } from './server';
 import { leaveQualifiedContact } from './qualifiedContact';
 import { postgresReachable } from './postgres';
@@ -75,13 +76,7 @@ async function useWebhook(db: Db, fixture: ParticipantFixture, endpoint: string)
   await db.update(engagements).set({ rmsProviderId: provider!.id }).where(eq(engagements.id, fixture.engagementIds[0]));
 }
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-afterAll(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = useCleanups({ eachTest: true });
 
 describe('durable delivery', () => {
   it('delivers after a restart in the middle of the retry schedule, with nobody pressing Resend', async () => {
@@ -90,7 +85,7 @@ describe('durable delivery', () => {
     receiver.setFailAll(true);
     let fixture!: ParticipantFixture;
     const dataDir = fs.mkdtempSync(`${process.env.TMPDIR ?? '/tmp'}/trial-rms-`);
-    cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+    cleanups.removeDir(dataDir);
     await prepareDataDir(dataDir, async (db) => {
       fixture = await createParticipantFixture(db);
       await useWebhook(db, fixture, receiver.endpoint);

@@ -10,20 +10,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { eq } from 'drizzle-orm';
 import { W, WAIT, next, qualifyToConsent, type DemoPerson } from './demoWidget';
-import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
+import { startDemoWithAdmin, type DemoOnPartner } from './demoOnPartner';
 import { magazinePage, newParticipant, snippet } from './partnerSite';
-import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
+import { type apiCaller, signInAsAdmin } from './admin-session';
 import { startSmtpReceiver, type ReceivedMail, type SmtpReceiver } from '../support/smtpReceiver';
 import { DEMO_COORDINATOR_EMAIL, DEMO_ENGAGEMENT } from '../../server/demo';
 import { engagements } from '../../server/db/schema';
 
 let demo: DemoOnPartner;
+let api: ReturnType<typeof apiCaller>;
 let smtp: SmtpReceiver;
-let token = '';
 
 beforeAll(async () => {
   smtp = await startSmtpReceiver();
-  demo = await startDemoOnPartner({
+  ({ demo, api } = await startDemoWithAdmin({
     env: {
       SMTP_URL: smtp.url,
       MAIL_FROM: 'Study team <studies@recruit.example>',
@@ -32,7 +32,7 @@ beforeAll(async () => {
     },
     // The same person may be referred again at once, so that an unsubscribed address can be.
     prepare: async (db) => void (await db.update(engagements).set({ duplicateWindowDays: 0 }).where(eq(engagements.identification, DEMO_ENGAGEMENT))),
-  });
+  }));
   magazinePage(demo.partner, demo.server.url, demo);
   demo.partner.page(
     '/es',
@@ -43,7 +43,6 @@ beforeAll(async () => {
       ' data-language="es"',
     )}</main></body></html>`,
   );
-  token = await adminToken(demo.server.url);
 }, 120_000);
 
 afterAll(async () => {
@@ -63,7 +62,6 @@ async function qualifiedRun(path: string, person: DemoPerson): Promise<void> {
   await context.close();
 }
 
-const api = <T>(path: string) => apiCaller(demo.server.url, () => token)<T>(path);
 const mailsTo = (address: string) => smtp.received.filter((m) => m.to.some((to) => to.toLowerCase() === address.toLowerCase()));
 /** Waits until `address` has had `n` mails; answers them. */
 async function awaitMails(address: string, n: number): Promise<ReceivedMail[]> {

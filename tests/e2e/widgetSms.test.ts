@@ -10,21 +10,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { W, WAIT, next, qualifyToConsent, type DemoPerson } from './demoWidget';
-import { startDemoOnPartner, type DemoOnPartner } from './demoOnPartner';
+import { startDemoWithAdmin, type DemoOnPartner } from './demoOnPartner';
 import { axeViolations as axeIn, magazinePage, newParticipant } from './partnerSite';
-import { adminToken, apiCaller, signInAsAdmin } from './admin-session';
+import { type apiCaller, signInAsAdmin } from './admin-session';
 import { axeViolations } from './axe';
 import { startTwilioServer, type TwilioServer } from '../support/twilioServer';
 
 const SID = `AC${'b2'.repeat(16)}`;
 
 let demo: DemoOnPartner;
+let call: ReturnType<typeof apiCaller>;
 let twilio: TwilioServer;
-let token = '';
 
 beforeAll(async () => {
   twilio = await startTwilioServer();
-  demo = await startDemoOnPartner({
+  ({ demo, api: call } = await startDemoWithAdmin({
     env: {
       SMS_PROVIDER: 'twilio',
       TWILIO_ACCOUNT_SID: SID,
@@ -34,17 +34,14 @@ beforeAll(async () => {
       PARTICIPANT_SUBMISSIONS_PER_ADDRESS: '0',
       PARTICIPANT_PAGES_PER_ADDRESS: '0',
     },
-  });
+  }));
   magazinePage(demo.partner, demo.server.url, demo);
-  token = await adminToken(demo.server.url);
 }, 120_000);
 
 afterAll(async () => {
   await demo?.stop();
   await twilio?.close();
 });
-
-const call = <T>(path: string) => apiCaller(demo.server.url, () => token)<T>(path);
 
 /** Walks the demo survey to its consent step; answers what axe found there and how many boxes it shows. */
 async function toConsent(page: Page, person: DemoPerson): Promise<{ boxes: number; violations: string[] }> {

@@ -26,13 +26,16 @@ export interface ParticipantServerOptions {
   at?: string | Date;
 }
 
-/** `take` hands the harness and the fixture to the file's own variables once they are made. */
-export function useParticipantServer(take: (server: ParticipantServer) => void, options: ParticipantServerOptions = {}): void {
+/**
+ * `take` hands the harness and the fixture to the file's own variables once they are made; what
+ * else the file's tests share it may add then (its promise, if it answers one, is awaited).
+ */
+export function useParticipantServer(take: (server: ParticipantServer) => unknown, options: ParticipantServerOptions = {}): void {
   let h: Harness | undefined;
   beforeAll(async () => {
     h = await createHarness(options.env);
     if (options.at) h.clock.set(options.at);
-    take({ h, f: await createParticipantFixture(h.db) });
+    await take({ h, f: await createParticipantFixture(h.db) });
   });
   afterAll(async () => {
     await settleDeliveries();

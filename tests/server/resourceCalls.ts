@@ -21,3 +21,6 @@ export function resourceCalls(h: () => Harness, prefix: string, admin: () => str
   const del = (path: string, id: string, token = admin()) => h().request('DELETE', `${prefix}/${path}/${id}`, { token });
   return { post, patch, del };
 }
+
+/** The pointers of an error document's errors, in order. */
+export const pointers = (body: { errors: { source?: { pointer?: string } }[] }) => body.errors.map((e) => e.source?.pointer);

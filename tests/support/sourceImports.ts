@@ -31,3 +31,17 @@ export function importsWithin(root: string, core?: string): { from: string; to: 
       .map((target) => ({ from: file, to: target })),
   );
 }
+
+/** The part of `root` a path belongs to: its first folder below `root`, or a top-level file's name without extension. */
+export const partOf = (root: string, path: string): string =>
+  relative(root, path)
+    .split(/[\\/]/)[0]!
+    .replace(/\.[a-z]+$/, '');
+
+/** The parts of `root` holding a source file that `placed` does not name: each must be given its place. */
+export const unplacedParts = (root: string, placed: readonly string[]): string[] =>
+  [...new Set(sourceFiles(root).map((file) => partOf(root, file)))].filter((part) => !placed.includes(part));
+
+/** Of `imports` below `root`, those `climbs` says go up from the importing part to the imported one, as `from -> to`. */
+export const upwardImports = (root: string, imports: { from: string; to: string }[], climbs: (from: string, to: string) => boolean): string[] =>
+  imports.filter(({ from, to }) => climbs(partOf(root, from), partOf(root, to))).map(({ from, to }) => `${relative(root, from)} -> ${relative(root, to)}`);

@@ -9,15 +9,13 @@ import { eq } from 'drizzle-orm';
 import { createHarness, json, type Harness } from '../harness';
 import { createParticipantFixture, leaveLead, runQualified, type ParticipantFixture } from '../../support/participantFixture';
 import { engagementSiteLocations, engagements, leads, leadSiteMatches, siteLocations } from '../../../server/db/schema';
-import { zipCentroid } from '../../../server/participant/distance';
+import { milesNorthOf } from '../milesNorth';
 
 let h: Harness;
 let f: ParticipantFixture;
 let admin: string;
 let leadId: number;
 const ZIP = '99501';
-/** Degrees of latitude per mile, near enough for these distances. */
-const DEG_PER_MILE = 1 / 69.05;
 
 beforeAll(async () => {
   h = await createHarness();
@@ -40,7 +38,6 @@ afterAll(async () => {
 });
 
 async function siteNorthOfLead(miles: number, isActive = true): Promise<number> {
-  const at = zipCentroid(ZIP)!;
   const [site] = await h.db
     .insert(siteLocations)
     .values({
@@ -48,8 +45,7 @@ async function siteNorthOfLead(miles: number, isActive = true): Promise<number> 
       city: 'Anchorage',
       state: 'AK',
       zipCode: ZIP,
-      latitude: at.latitude + miles * DEG_PER_MILE,
-      longitude: at.longitude,
+      ...milesNorthOf(ZIP, miles),
       isActive,
     })
     .returning();
@@ -110,8 +106,8 @@ describe('a site that opens', () => {
 describe('a site that opens by upload', () => {
   /** Uploads the engagement's site list: one site `miles` north of the lead's ZIP, by its coordinates. */
   const upload = async (siteId: string, miles: number) => {
-    const at = zipCentroid(ZIP)!;
-    const csv = `site_id,name,city,state,latitude,longitude\n${siteId},Uploaded ${miles} mi,Anchorage,AK,${at.latitude + miles * DEG_PER_MILE},${at.longitude}\n`;
+    const at = milesNorthOf(ZIP, miles);
+    const csv = `site_id,name,city,state,latitude,longitude\n${siteId},Uploaded ${miles} mi,Anchorage,AK,${at.latitude},${at.longitude}\n`;
     const form = new FormData();
     form.set('file', new Blob([csv], { type: 'text/csv' }), 'sites.csv');
     const res = await h.app.request(`/api/engagements-site-locations/upload/${f.engagementIds[0]}`, {

@@ -1,20 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import { engagementOptions, surveyOptions, surveyPages, surveyQuestions, surveys } from '../../../server/db/schema';
 import { ENGAGEMENT_OPTION_EXISTS, ENGAGEMENT_REPEATED, OPTION_ENGAGEMENT_INVALID } from '../../../server/legacy-surveys/messages';
 import { UNKNOWN_TAG } from '../../../server/surveys/tagging';
 import { DOB_PAGE_IS_TARGET } from '@core/survey/authoring';
-import { UNKNOWN_ENGAGEMENT } from '../../../server/engagements/access';
 import { TRANSITION_TARGET_INVALID, TRANSITION_TARGET_REQUIRED } from '@core/model/legacySurvey';
-import { createHarness, doc, json, type Harness } from '../harness';
-import { resourceCalls } from '../resourceCalls';
+import { doc, json, useHarness, type Harness } from '../harness';
+import { pointers, resourceCalls } from '../resourceCalls';
 import { rowsWhere } from '../rowsWhere';
+import { expectTitleAndKnownEngagementRequired } from '../surveyWrites';
 import { rowWithId } from '../../../server/db/rows';
-import { postEngagement, postSponsor, sponsorUserToken } from '../staffRecords';
+import { postEngagement, scopedEngagements } from '../staffRecords';
 
 let h: Harness;
 let admin: string;
-let sponsorId: string;
 let engagementId: string;
 let sameSponsorEngagementId: string;
 let otherEngagementId: string;
@@ -62,22 +61,15 @@ async function addOption(questionId: string, attributes: Record<string, unknown>
   const { res, body } = await post('options', 'options', { questionId: Number(questionId), ...attributes });
   return { res, body };
 }
-const pointers = (body: { errors: { source?: { pointer?: string } }[] }) => body.errors.map((e) => e.source?.pointer);
 const rowCount = async (table: typeof surveyOptions | typeof surveyPages | typeof surveyQuestions | typeof engagementOptions | typeof surveys) =>
   (await h.db.select({ n: count() }).from(table))[0]?.n;
 
-beforeAll(async () => {
-  h = await createHarness();
+useHarness(async (server) => {
+  h = server;
   admin = await h.token();
-  sponsorId = await postSponsor(h, admin, 'Survey Sponsor', 'SVS');
-  const otherSponsor = await postSponsor(h, admin, 'Other Sponsor', 'OSV');
-  engagementId = await postEngagement(h, admin, sponsorId, 'Main study', 'MS');
-  sameSponsorEngagementId = await postEngagement(h, admin, sponsorId, 'Second study', 'SS');
-  otherEngagementId = await postEngagement(h, admin, otherSponsor, 'Other study', 'OS');
-  userToken = await sponsorUserToken(h, 'scoped', sponsorId);
-});
-afterAll(async () => {
-  await h.close();
+  const scope = await scopedEngagements(h, admin, { name: 'Legacy', code: 'LGS', username: 'scoped' });
+  ({ engagementId, otherEngagementId, userToken } = scope);
+  sameSponsorEngagementId = await postEngagement(h, admin, scope.sponsorId, 'Second study', 'SS');
 });
 
 describe('surveys', () => {
@@ -86,7 +78,7 @@ describe('surveys', () => {
     expect(survey.attributes.pageCounter).toBe(1);
     expect(survey.attributes.pages.map((p) => p.title)).toEqual(['New Page 1']);
     const read = await getSurvey(survey.id);
-    expect(read).toMatchObject({ title: 'Heart screening', engagementName: 'Main study', sponsorName: 'Survey Sponsor', isActive: true });
+    expect(read).toMatchObject({ title: 'Heart screening', engagementName: 'Legacy study', sponsorName: 'Legacy Sponsor', isActive: true });
     expect((read as unknown as { globalId: string }).globalId).toMatch(/^[0-9a-f-]{36}$/);
 
     const list = await json(await h.request('GET', `/api/surveys?engagementId=${engagementId}&searchQuery=heart&sort=-created`, { token: admin }));
@@ -107,12 +99,7 @@ describe('surveys', () => {
 
   it('rejects bad input with JSON:API errors and writes nothing', async () => {
     const before = await rowCount(surveys);
-    const missing = await post('surveys', 'surveys', { engagementId: Number(engagementId) });
-    expect(missing.res.status).toBe(422);
-    expect(pointers(missing.body)).toContain('/data/attributes/title');
-    const unknown = await post('surveys', 'surveys', { title: 'X', engagementId: 999999 });
-    expect(unknown.res.status).toBe(422);
-    expect(unknown.body.errors[0]).toMatchObject({ detail: UNKNOWN_ENGAGEMENT, source: { pointer: '/data/attributes/engagementId' } });
+    await expectTitleAndKnownEngagementRequired(post, 'surveys', engagementId);
     const extra = await post('surveys', 'surveys', { title: 'X', engagementId: Number(engagementId), pageCounter: 7 });
     expect(extra.res.status).toBe(422);
     const huge = await post('surveys', 'surveys', { title: 'X', engagementId: 99_999_999_999 });
@@ -405,7 +392,7 @@ describe('engagement options', () => {
       weight: 5,
     });
     expect(created.res.status).toBe(201);
-    expect(created.body.data.attributes).toMatchObject({ engagementId, engagementName: 'Main study', optionId, isDisqualified: true, weight: 5 });
+    expect(created.body.data.attributes).toMatchObject({ engagementId, engagementName: 'Legacy study', optionId, isDisqualified: true, weight: 5 });
     const duplicate = await post('engagements-options', 'engagements-options', { engagementId: Number(engagementId), optionId: Number(optionId) });
     expect(duplicate.res.status).toBe(409);
     expect(duplicate.body.errors[0].detail).toBe(ENGAGEMENT_OPTION_EXISTS);
@@ -433,7 +420,7 @@ describe('engagement options', () => {
     expect(replaced.status).toBe(200);
     const set = (await json(replaced)).data.map((r: { attributes: Record<string, unknown> }) => r.attributes);
     expect(set).toMatchObject([
-      { engagementName: 'Main study', isDisqualified: false, weight: 1 },
+      { engagementName: 'Legacy study', isDisqualified: false, weight: 1 },
       { engagementName: 'Second study', isDisqualified: true, weight: 2 },
     ]);
     const byEngagement = await json(

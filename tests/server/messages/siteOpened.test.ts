@@ -13,7 +13,7 @@ import { mailEnv, useMessageReceiver } from './messageReceiver';
 import { createParticipantFixture, runQualified, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
 import { startSmtpReceiver, type SmtpReceiver } from '../../support/smtpReceiver';
 import { engagements, leadSiteMatches, messages, siteLocations } from '../../../server/db/schema';
-import { zipCentroid } from '../../../server/participant/distance';
+import { milesNorthOf } from '../milesNorth';
 import { settleMessages } from '../../../server/messages/worker';
 
 let h: Harness;
@@ -21,7 +21,6 @@ let smtp: SmtpReceiver;
 let f: ParticipantFixture;
 let admin: string;
 const ZIP = '99501';
-const DEG_PER_MILE = 1 / 69.05;
 const ADA = { first_name: 'Ottoline', email: 'adalinde.north@example.org', phone: '907-555-0100' };
 const BEA = { first_name: 'Beatrix', email: 'beatrix.south@example.org', phone: '907-555-0177' };
 
@@ -35,7 +34,6 @@ async function keepLead(values: Record<string, string>, language = 'en') {
 }
 
 async function openSiteNorth(miles: number): Promise<number> {
-  const at = zipCentroid(ZIP)!;
   const [site] = await h.db
     .insert(siteLocations)
     .values({
@@ -43,8 +41,7 @@ async function openSiteNorth(miles: number): Promise<number> {
       city: 'Anchorage',
       state: 'AK',
       zipCode: ZIP,
-      latitude: at.latitude + miles * DEG_PER_MILE,
-      longitude: at.longitude,
+      ...milesNorthOf(ZIP, miles),
     })
     .returning();
   const res = await h.request('POST', '/api/engagements-site-locations', {

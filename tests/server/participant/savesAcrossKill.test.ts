@@ -5,8 +5,7 @@
  * in the middle of them; every save it had answered 200 is in the database afterwards — the
  * answers, the page marked answered and the next page's entry it named.
  */
-import fs from 'node:fs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { inArray } from 'drizzle-orm';
 import { openDatabase, type Db } from '../../../server/db/open';
 import { createScratchDatabase } from '../../../server/db/scratch';
@@ -15,6 +14,7 @@ import { seed } from '../../../server/seed';
 import { phiCipher, resolvePhiKey } from '../../../server/security/phi';
 import { openAnswer } from '../../../server/security/sealedAnswer';
 import { answerPage, createParticipantFixture, startSubmission, type ParticipantFixture } from '../../support/participantFixture';
+import { useCleanups } from '../../support/cleanups';
 import { E2E_ADMIN_PASSWORD, participantOf, prepareDataDir, startServer, tempDataDir } from '../../e2e/server';
 
 const kind = process.env.TEST_DB_KIND === 'postgres' ? 'postgres' : 'pglite';
@@ -22,10 +22,7 @@ const CLIENTS = 24;
 /** Saves acknowledged before the kill. */
 const ENOUGH = 60;
 
-const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = useCleanups();
 
 /** A database for the server with the participant fixture in it: PGlite in DATA_DIR, or a scratch PostgreSQL database. */
 async function prepare(dataDir: string): Promise<{ fixture: ParticipantFixture; databaseUrl: string | null }> {
@@ -60,7 +57,7 @@ interface Acknowledged {
 describe(`page saves across a kill -9 (${kind})`, () => {
   it('keeps every save the server acknowledged', async () => {
     const dataDir = tempDataDir();
-    cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+    cleanups.removeDir(dataDir);
     const { fixture: f, databaseUrl } = await prepare(dataDir);
     const server = await startServer({
       dataDir,

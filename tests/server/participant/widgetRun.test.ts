@@ -41,6 +41,16 @@ function transport(): ParticipantTransport {
 }
 const page = (r: Runner) => r.getState().page?.identity;
 
+/** A runner on a transport of its own, started (in `language` where given) and past the demo's first page with these answers. */
+async function pastAboutYou(age: string, diagnosed: 'yes' | 'no', language?: string): Promise<Runner> {
+  const runner = createRunner({ later, transport: transport(), identity: '', ...(language ? { chooseLanguage: () => language } : {}) });
+  await runner.start();
+  runner.answer('demo-age', age);
+  runner.answer('demo-diagnosed', diagnosed);
+  await runner.next();
+  return runner;
+}
+
 describe('the widget transport over the real participant API (demo data)', () => {
   it('/demo/ embeds the demo channel', async () => {
     expect(await demoChannel(h.db)).toEqual(channel);
@@ -102,11 +112,7 @@ describe('the widget transport over the real participant API (demo data)', () =>
   });
 
   it('jumps past the second page for a "no", and disqualifies an under-18 with the Spanish message', async () => {
-    const runner = createRunner({ later, transport: transport(), identity: '', chooseLanguage: () => 'es' });
-    await runner.start();
-    runner.answer('demo-age', 'under-18');
-    runner.answer('demo-diagnosed', 'no');
-    await runner.next();
+    const runner = await pastAboutYou('under-18', 'no', 'es');
     expect(page(runner)).toBe('demo-where');
     expect(runner.getState().progress.value).toBe(1);
     runner.answer('demo-zip', '10001');
@@ -120,12 +126,7 @@ describe('the widget transport over the real participant API (demo data)', () =>
   });
 
   it('answers a field problem in the participant language and resumes a reload on the same page with its answers', async () => {
-    const t = transport();
-    const runner = createRunner({ later, transport: t, identity: '', chooseLanguage: () => 'es' });
-    await runner.start();
-    runner.answer('demo-age', '18-64');
-    runner.answer('demo-diagnosed', 'yes');
-    await runner.next();
+    const runner = await pastAboutYou('18-64', 'yes', 'es');
     runner.answer('demo-visits', 'seven');
     await runner.next();
     expect(runner.getState().errors['demo-visits']).toBe('Solo debe contener números.');
@@ -146,11 +147,7 @@ describe('the widget transport over the real participant API (demo data)', () =>
   });
 
   it('an unknown ZIP is a field problem on the ZIP step', async () => {
-    const runner = createRunner({ later, transport: transport(), identity: '' });
-    await runner.start();
-    runner.answer('demo-age', '65-plus');
-    runner.answer('demo-diagnosed', 'no');
-    await runner.next();
+    const runner = await pastAboutYou('65-plus', 'no');
     runner.answer('demo-zip', '00000');
     await runner.next();
     expect(runner.getState().phase).toBe('zip');

@@ -5,68 +5,25 @@
  */
 import { describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import {
-  auditEvents,
-  contacts,
-  engagementSiteLocations,
-  engagements,
-  referralEvents,
-  referralReasons,
-  referrals,
-  rmsAudits,
-  rmsDeliveries,
-  siteLocations,
-  sponsors,
-} from '../../../server/db/schema';
+import { auditEvents, referralEvents, referralReasons, referrals, rmsAudits } from '../../../server/db/schema';
 import { doc, json, useAdminHarness, type Harness } from '../harness';
+import { clockFrom, HOUR } from '../clockFrom';
+import { engagementAtSites, referralsMade } from '../referralRecords';
 
 let h: Harness;
 let admin: string;
 useAdminHarness((server) => ({ h, admin } = server));
 
 const MADE = '2031-03-02T09:00:00.000Z';
-const HOUR = 3_600_000;
-const at = (ms: number) => new Date(new Date(MADE).getTime() + ms);
-/** Stands the server's clock at MADE + `ms`, with the admin signed in at that instant (tokens expire). */
-async function clockAt(ms: number) {
-  h.clock.set(at(ms));
-  admin = await h.token();
-}
+const { at, adminAt } = clockFrom(() => h, MADE);
 
 let serial = 0;
 /** A sponsor with one engagement linked to one site, and `n` referrals made at MADE. */
 async function world(n = 1, names: { first_name?: string; last_name?: string } = { first_name: 'Ada', last_name: 'Lovelace' }) {
   serial += 1;
-  const [sponsor] = await h.db
-    .insert(sponsors)
-    .values({ name: `Ladder sponsor ${serial}`, identification: `LAD-${serial}` })
-    .returning({ id: sponsors.id });
-  const [engagement] = await h.db
-    .insert(engagements)
-    .values({ name: `Ladder study ${serial}`, identification: `LAD-E-${serial}`, sponsorId: sponsor!.id })
-    .returning({ id: engagements.id });
-  const [site] = await h.db
-    .insert(siteLocations)
-    .values({ name: `Ladder site ${serial}` })
-    .returning({ id: siteLocations.id });
-  const [link] = await h.db
-    .insert(engagementSiteLocations)
-    .values({ engagementId: engagement!.id, siteLocationId: site!.id })
-    .returning({ id: engagementSiteLocations.id });
-  const ids: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const [contact] = await h.db
-      .insert(contacts)
-      .values({ engagementId: engagement!.id, engagementSiteLocationId: link!.id, valuesCiphertext: h.phi.seal(JSON.stringify(names)) })
-      .returning({ id: contacts.id });
-    await h.db.insert(rmsDeliveries).values({ contactId: contact!.id, status: 'delivered', deliveredAt: new Date(MADE) });
-    const [row] = await h.db
-      .insert(referrals)
-      .values({ engagementId: engagement!.id, engagementSiteLocationId: link!.id, contactId: contact!.id, created: new Date(MADE) })
-      .returning({ id: referrals.id });
-    ids.push(row!.id);
-  }
-  return { sponsorId: sponsor!.id, engagementId: engagement!.id, siteId: site!.id, referralIds: ids };
+  const made = await engagementAtSites(h, `Ladder ${serial}`, `LAD-${serial}`, [`Ladder site ${serial}`]);
+  const referralIds = await referralsMade(h, { engagementId: made.engagementId, linkId: made.linkIds[0]! }, n, MADE, names);
+  return { sponsorId: made.sponsorId, engagementId: made.engagementId, siteId: made.siteIds[0]!, referralIds };
 }
 
 const reasonOf = async (status: string) => {
@@ -85,7 +42,7 @@ describe('the status ladder', () => {
   it('moves a referral up the ladder, each step an event (who, when, from, to, reason) and an audit event', async () => {
     const w = await world();
     const id = w.referralIds[0]!;
-    await clockAt(2 * HOUR);
+    admin = await adminAt(2 * HOUR);
     const res = await move(id, { status: 'contacted' });
     expect(res.status, await res.clone().text()).toBe(200);
     expect((await json(res)).data.attributes).toMatchObject({
@@ -95,10 +52,10 @@ describe('the status ladder', () => {
       firstContactAt: at(2 * HOUR).toISOString(),
       initials: 'AL',
     });
-    await clockAt(30 * HOUR);
+    admin = await adminAt(30 * HOUR);
     expect((await move(id, { status: 'in-screening' })).status).toBe(200);
     const failed = await reasonOf('screen-failed');
-    await clockAt(50 * HOUR);
+    admin = await adminAt(50 * HOUR);
     const res2 = await move(id, { status: 'screen-failed', reasonId: failed, reasonNote: 'HbA1c 9.1, above the limit' });
     expect(res2.status).toBe(200);
     expect((await json(res2)).data.attributes).toMatchObject({
@@ -158,7 +115,7 @@ describe('the status ladder', () => {
   it('refuses a step down, a move out of a closed status, a missing or foreign reason and a bad body with 422 and a pointer, writing nothing', async () => {
     const w = await world();
     const id = w.referralIds[0]!;
-    await clockAt(HOUR);
+    admin = await adminAt(HOUR);
     expect((await move(id, { status: 'scheduled' })).status).toBe(200);
     const refused = async (attributes: Record<string, unknown>, pointer: string) => {
       const res = await move(id, attributes);
@@ -185,7 +142,7 @@ describe('the status ladder', () => {
   it('lets an enrolled participant withdraw, and keeps them counted as randomized', async () => {
     const w = await world(2);
     const [a, b] = w.referralIds as [number, number];
-    await clockAt(HOUR);
+    admin = await adminAt(HOUR);
     for (const status of ['in-screening', 'eligible', 'enrolled']) expect((await move(a, { status })).status).toBe(200);
     expect((await move(b, { status: 'in-screening' })).status).toBe(200);
     const counts = async () => (await json(await h.request('GET', `/api/referrals/counts/${w.engagementId}`, { token: admin }))).data.attributes;
@@ -202,14 +159,14 @@ describe('contact attempts and service levels', () => {
   it('is due 48 hours after it was made, overdue after that, and due at the planned attempt once one is logged', async () => {
     const w = await world();
     const id = w.referralIds[0]!;
-    await clockAt(47 * HOUR);
+    admin = await adminAt(47 * HOUR);
     expect(await read(id)).toMatchObject({ status: 'new', due: at(48 * HOUR).toISOString(), overdue: false, stale: false, attempts: 0 });
     const overdueIds = async () =>
       (await json(await h.request('GET', `/api/referrals?engagementId=${w.engagementId}&overdue=true`, { token: admin }))).data.map((r: { id: string }) =>
         Number(r.id),
       );
     expect(await overdueIds()).toEqual([]);
-    await clockAt(49 * HOUR);
+    admin = await adminAt(49 * HOUR);
     expect(await read(id)).toMatchObject({ overdue: true });
     expect(await overdueIds()).toEqual([id]);
 
@@ -224,7 +181,7 @@ describe('contact attempts and service levels', () => {
       overdue: false,
       firstContactAt: null,
     });
-    await clockAt(74 * HOUR);
+    admin = await adminAt(74 * HOUR);
     expect(await read(id)).toMatchObject({ overdue: true });
     expect((await attempt(id, { channel: 'sms', result: 'reached' })).status).toBe(201);
     expect(await read(id)).toMatchObject({ attempts: 2, firstContactAt: at(74 * HOUR).toISOString(), due: null, overdue: false });
@@ -242,7 +199,7 @@ describe('contact attempts and service levels', () => {
 
   it("uses the engagement's own service levels, and calls an untouched open referral stale", async () => {
     const w = await world(2);
-    await clockAt(5 * HOUR);
+    admin = await adminAt(5 * HOUR);
     const setLevels = (attributes: Record<string, unknown>) =>
       h.request('PATCH', `/api/engagements/${w.engagementId}`, { token: admin, body: doc('engagements', attributes, String(w.engagementId)) });
     const bad = await setLevels({ firstContactHours: 0, staleDays: 2.5 });
@@ -253,7 +210,7 @@ describe('contact attempts and service levels', () => {
     const [a, b] = w.referralIds as [number, number];
     expect(await read(a)).toMatchObject({ due: at(4 * HOUR).toISOString(), overdue: true, stale: false });
     expect((await move(b, { status: 'contacted' })).status).toBe(200);
-    await clockAt(49 * HOUR);
+    admin = await adminAt(49 * HOUR);
     expect(await read(a)).toMatchObject({ stale: true });
     expect(await read(b)).toMatchObject({ stale: false, due: null });
     const stale = (await json(await h.request('GET', `/api/referrals?engagementId=${w.engagementId}&stale=true`, { token: admin }))).data.map(
@@ -265,7 +222,7 @@ describe('contact attempts and service levels', () => {
   it('refuses an attempt in the future, a next attempt before it, a bad channel and an attempt on a closed referral', async () => {
     const w = await world();
     const id = w.referralIds[0]!;
-    await clockAt(HOUR);
+    admin = await adminAt(HOUR);
     const refused = async (attributes: Record<string, unknown>, pointer: string) => {
       const res = await attempt(id, attributes);
       expect(res.status, JSON.stringify(attributes)).toBe(422);
@@ -285,7 +242,7 @@ describe('the work queue', () => {
   it('filters by site, status and dates, sorts by due, and refuses unknown filters and values with 400', async () => {
     const w = await world(3);
     const [a, b, c] = w.referralIds as [number, number, number];
-    await clockAt(HOUR);
+    admin = await adminAt(HOUR);
     expect((await attempt(b, { channel: 'phone', result: 'voicemail', nextAttemptDue: at(3 * HOUR).toISOString() })).status).toBe(201);
     expect((await move(c, { status: 'contacted' })).status).toBe(200);
     const list = async (query: string) => json(await h.request('GET', `/api/referrals?siteLocationId=${w.siteId}&${query}`, { token: admin }));
@@ -306,7 +263,7 @@ describe('scope', () => {
     const mine = await world();
     const theirs = await world();
     await h.createUser({ username: 'ladder-user', roles: ['User'], sponsorIds: [mine.sponsorId] });
-    await clockAt(HOUR);
+    admin = await adminAt(HOUR);
     const user = await h.token('ladder-user', 'a-good-password');
     const listed = (await json(await h.request('GET', '/api/referrals?limit=1000', { token: user }))).data.map((r: { id: string }) => Number(r.id));
     expect(listed).toEqual(mine.referralIds);
@@ -321,7 +278,7 @@ describe('scope', () => {
   });
 
   it('lets only Admin and Super User keep the reasons list', async () => {
-    await clockAt(HOUR);
+    admin = await adminAt(HOUR);
     await h.createUser({ username: 'reason-user', roles: ['User'] });
     const user = await h.token('reason-user', 'a-good-password');
     const body = doc('referral-reasons', { name: 'Moved away', status: 'withdrawn' });

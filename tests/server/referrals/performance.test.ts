@@ -5,18 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import {
-  contacts,
-  engagementSiteLocations,
-  engagements,
-  referralReasons,
-  referrals,
-  rmsDeliveries,
-  siteLocations,
-  sponsors,
-  userSiteLocations,
-} from '../../../server/db/schema';
+import { referralReasons, sponsors, userSiteLocations } from '../../../server/db/schema';
 import { doc, json, useAdminHarness, type Harness } from '../harness';
+import { clockFrom, HOUR } from '../clockFrom';
+import { engagementAtSites, referralsMade } from '../referralRecords';
 import { expectParametersRefused } from '../listQueries';
 
 let h: Harness;
@@ -24,48 +16,17 @@ let admin: string;
 useAdminHarness((server) => ({ h, admin } = server));
 
 const MADE = '2031-04-01T09:00:00.000Z';
-const HOUR = 3_600_000;
-const at = (ms: number) => new Date(new Date(MADE).getTime() + ms);
-async function clockAt(ms: number) {
-  h.clock.set(at(ms));
-  admin = await h.token();
-}
+const { adminAt } = clockFrom(() => h, MADE);
 
 /** A sponsor's engagement with two sites; `perSite` referrals made at MADE at each. */
 async function world(perSite: [number, number]) {
-  const [sponsor] = await h.db.insert(sponsors).values({ name: 'Perf sponsor', identification: 'PERF' }).returning({ id: sponsors.id });
-  const [engagement] = await h.db
-    .insert(engagements)
-    .values({ name: 'Perf study', identification: 'PERF-E', sponsorId: sponsor!.id })
-    .returning({ id: engagements.id });
-  const sites = await h.db
-    .insert(siteLocations)
-    .values([{ name: 'Perf Alpha' }, { name: 'Perf Beta' }])
-    .returning({ id: siteLocations.id });
-  const links = await h.db
-    .insert(engagementSiteLocations)
-    .values(sites.map((s) => ({ engagementId: engagement!.id, siteLocationId: s.id })))
-    .returning({ id: engagementSiteLocations.id });
-  const ids: number[][] = [[], []];
+  const made = await engagementAtSites(h, 'Perf', 'PERF', ['Perf Alpha', 'Perf Beta']);
+  const ids: number[][] = [];
   for (const side of [0, 1]) {
-    for (let i = 0; i < perSite[side]!; i++) {
-      const [contact] = await h.db
-        .insert(contacts)
-        .values({
-          engagementId: engagement!.id,
-          engagementSiteLocationId: links[side]!.id,
-          valuesCiphertext: h.phi.seal(JSON.stringify({ first_name: 'Ada', last_name: 'Lee' })),
-        })
-        .returning({ id: contacts.id });
-      await h.db.insert(rmsDeliveries).values({ contactId: contact!.id, status: 'delivered', deliveredAt: new Date(MADE) });
-      const [row] = await h.db
-        .insert(referrals)
-        .values({ engagementId: engagement!.id, engagementSiteLocationId: links[side]!.id, contactId: contact!.id, created: new Date(MADE) })
-        .returning({ id: referrals.id });
-      ids[side]!.push(row!.id);
-    }
+    const link = { engagementId: made.engagementId, linkId: made.linkIds[side]! };
+    ids.push(await referralsMade(h, link, perSite[side]!, MADE, { first_name: 'Ada', last_name: 'Lee' }));
   }
-  return { sponsorId: sponsor!.id, engagementId: engagement!.id, siteIds: sites.map((s) => s.id), ids };
+  return { sponsorId: made.sponsorId, engagementId: made.engagementId, siteIds: made.siteIds, ids };
 }
 
 const move = async (id: number, attributes: Record<string, unknown>) => {
@@ -83,11 +44,11 @@ describe('GET /api/site-performance', () => {
   it('measures each site over a date range at the instant it is asked, within the caller’s scope', async () => {
     const w = await world([3, 1]);
     const [r1, r2] = w.ids[0]!;
-    await clockAt(2 * HOUR);
+    admin = await adminAt(2 * HOUR);
     await move(r1!, { status: 'contacted' });
     await move(r1!, { status: 'in-screening' });
     await move(r1!, { status: 'screen-failed', reasonId: await reasonOf('screen-failed') });
-    await clockAt(60 * HOUR);
+    admin = await adminAt(60 * HOUR);
     const call = await h.request('POST', `/api/referrals/${r2}/contact-attempts`, {
       token: admin,
       body: doc('contact-attempts', { channel: 'phone', result: 'reached' }),
@@ -98,7 +59,7 @@ describe('GET /api/site-performance', () => {
     await move(r2!, { status: 'enrolled' });
 
     // At 30 hours nobody's window had closed; at 100 hours all four have.
-    await clockAt(100 * HOUR);
+    admin = await adminAt(100 * HOUR);
     const body = await performance(`engagementId=${w.engagementId}&from=2031-04-01&to=2031-04-01`);
     expect(body.meta.total).toBe(2);
     expect(body.data.map((r: { id: string; attributes: Record<string, unknown> }) => ({ id: r.id, ...r.attributes }))).toEqual([
@@ -138,12 +99,12 @@ describe('GET /api/site-performance', () => {
     expect(sorted.data.map((r: { attributes: { siteName: string } }) => r.attributes.siteName)).toEqual(['Perf Alpha', 'Perf Beta']);
     expect((await performance(`engagementId=${w.engagementId}&from=2031-04-02`)).data).toEqual([]);
     // Before any window closed, none is due: the share is unknown, not 0.
-    await clockAt(30 * HOUR);
+    admin = await adminAt(30 * HOUR);
     const early = await performance(`siteLocationId=${w.siteIds[1]}`);
     expect(early.data[0].attributes).toMatchObject({ dueForFirstContact: 0, withinServiceLevelRate: null });
 
     // A coordinator of site Beta sees Beta only; a User of another sponsor sees nothing.
-    await clockAt(100 * HOUR);
+    admin = await adminAt(100 * HOUR);
     const coordinatorId = await h.createUser({ username: 'perf-coordinator', password: 'perf-coordinator', roles: ['Site Coordinator'] });
     await h.db.insert(userSiteLocations).values({ userId: coordinatorId, siteLocationId: w.siteIds[1]! });
     const coordinator = await h.token('perf-coordinator', 'perf-coordinator');

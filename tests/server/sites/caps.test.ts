@@ -5,37 +5,33 @@
  * every site within reach full the participant reaches noTrialSites. The site link's view shows
  * fill against cap.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { createHarness, doc, json, type Harness } from '../harness';
-import { createParticipantFixture, leaveContact, runQualified, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
+import { doc, json, type Harness } from '../harness';
+import { useParticipantServer } from '../participantServer';
+import { leaveContact, runQualified, TOKEN_HEADER, type ParticipantFixture } from '../../support/participantFixture';
 import { engagementSiteLocations, engagements, siteLocations } from '../../../server/db/schema';
 import { hasRoom, weekStart } from '../../../server/sites';
-import { settleDeliveries } from '../../../server/rms/worker';
 
 let h: Harness;
 let f: ParticipantFixture;
 let hoboken: number;
 const VALUES = { first_name: 'Cato', email: 'cato.caps@example.org', phone: '917-555-0177' };
 
-beforeAll(async () => {
-  h = await createHarness();
+useParticipantServer(
+  async (server) => {
+    ({ h, f } = server);
+    await h.db.update(engagements).set({ isActive: false }).where(eq(engagements.id, f.engagementIds[1]));
+    const [site] = await h.db
+      .insert(siteLocations)
+      .values({ name: 'Hoboken site', city: 'Hoboken', state: 'NJ', zipCode: '07030', latitude: 40.744, longitude: -74.0324 })
+      .returning();
+    const [link] = await h.db.insert(engagementSiteLocations).values({ engagementId: f.engagementIds[0], siteLocationId: site!.id }).returning();
+    hoboken = link!.id;
+  },
   // Wednesday.
-  h.clock.set('2031-03-05T10:00:00.000Z');
-  f = await createParticipantFixture(h.db);
-  await h.db.update(engagements).set({ isActive: false }).where(eq(engagements.id, f.engagementIds[1]));
-  const [site] = await h.db
-    .insert(siteLocations)
-    .values({ name: 'Hoboken site', city: 'Hoboken', state: 'NJ', zipCode: '07030', latitude: 40.744, longitude: -74.0324 })
-    .returning();
-  const [link] = await h.db.insert(engagementSiteLocations).values({ engagementId: f.engagementIds[0], siteLocationId: site!.id }).returning();
-  hoboken = link!.id;
-});
-
-afterAll(async () => {
-  await settleDeliveries();
-  await h.close();
-});
+  { at: '2031-03-05T10:00:00.000Z' },
+);
 
 const manhattan = () => f.engagementSiteLocationId;
 const patchLink = async (id: number, attributes: Record<string, unknown>) =>

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { auditEvents, languages, oFormContainerEntries, oFormContainers, oFormLanguages, oFormPageMetrics, oFormSubmissions } from '../../../server/db/schema';
@@ -7,9 +7,9 @@ import { APPROVED_IMMUTABLE } from '@core/model/surveyDoc';
 import { NO_APPROVED_VERSION, SURVEY_METRICS_COLUMNS } from '@core/model/surveyExport';
 import { createApiClient } from '@core/api/client';
 import { surveyExportsApi } from '@core/api/surveyExports';
-import { createHarness, doc, json, type Harness } from '../harness';
+import { doc, json, useHarness, type Harness } from '../harness';
 import { resourceCalls } from '../resourceCalls';
-import { postEngagement, postSponsor, sponsorUserToken } from '../staffRecords';
+import { scopedEngagements } from '../staffRecords';
 
 let h: Harness;
 let admin: string;
@@ -63,20 +63,13 @@ const missing = async (formId: string) => {
   return data.map(({ attributes: { itemId, ...rest } }) => ({ ...rest, id: itemId }));
 };
 
-beforeAll(async () => {
-  h = await createHarness();
+useHarness(async (server) => {
+  h = server;
   admin = await h.token();
-  const mine = await postSponsor(h, admin, 'Export Sponsor', 'EXS');
-  const other = await postSponsor(h, admin, 'Other Export Sponsor', 'OXS');
-  engagementId = await postEngagement(h, admin, mine, 'Export study', 'EXS1');
-  otherEngagementId = await postEngagement(h, admin, other, 'Other export study', 'OXS1');
-  userToken = await sponsorUserToken(h, 'export-user', mine);
+  ({ engagementId, otherEngagementId, userToken } = await scopedEngagements(h, admin, { name: 'Export', code: 'EXS', username: 'export-user' }));
   const langs = await h.db.select().from(languages);
   englishId = String(langs.find((l) => l.isoCode === 'en')!.id);
   spanishId = String(langs.find((l) => l.isoCode === 'es')!.id);
-});
-afterAll(async () => {
-  await h.close();
 });
 
 describe('languages of a survey', () => {

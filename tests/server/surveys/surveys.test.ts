@@ -1,15 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import { oFormContainers, oFormFields, oFormMessages, oForms } from '../../../server/db/schema';
 import { DOB_PAGE_IS_TARGET } from '@core/survey/authoring';
-import { UNKNOWN_ENGAGEMENT } from '../../../server/engagements/access';
 import { ALREADY_APPROVED, APPROVED_IMMUTABLE, TRANSITION_PAGE_INVALID, TRANSITION_SURVEY_INVALID, UNKNOWN_IDENTITY } from '@core/model/surveyDoc';
 import { FIELD_TYPES } from '@core/model/survey';
-import { createHarness, json, type Harness } from '../harness';
-import { resourceCalls } from '../resourceCalls';
+import { json, useHarness, type Harness } from '../harness';
+import { pointers, resourceCalls } from '../resourceCalls';
 import { rowsWhere } from '../rowsWhere';
+import { expectTitleAndKnownEngagementRequired } from '../surveyWrites';
 import { rowWithId } from '../../../server/db/rows';
-import { postEngagement, postSponsor, sponsorUserToken } from '../staffRecords';
+import { scopedEngagements } from '../staffRecords';
 
 let h: Harness;
 let admin: string;
@@ -75,21 +75,13 @@ async function addField(containerId: string, attributes: Record<string, unknown>
   return post('o-form-fields', 'o-form-fields', { containerId: Number(containerId), ...attributes });
 }
 const option = (label: string, value: string, extra: Record<string, unknown> = {}) => ({ label, value, ...extra });
-const pointers = (body: { errors: { source?: { pointer?: string } }[] }) => body.errors.map((e) => e.source?.pointer);
 const rowCount = async (table: typeof oForms | typeof oFormContainers | typeof oFormFields | typeof oFormMessages) =>
   (await h.db.select({ n: count() }).from(table))[0]?.n;
 
-beforeAll(async () => {
-  h = await createHarness();
+useHarness(async (server) => {
+  h = server;
   admin = await h.token();
-  const mine = await postSponsor(h, admin, 'OForm Sponsor', 'OFS');
-  const other = await postSponsor(h, admin, 'Other OForm Sponsor', 'OOF');
-  engagementId = await postEngagement(h, admin, mine, 'OForm study', 'OFS1');
-  otherEngagementId = await postEngagement(h, admin, other, 'Other OForm study', 'OOF1');
-  userToken = await sponsorUserToken(h, 'oform-user', mine);
-});
-afterAll(async () => {
-  await h.close();
+  ({ engagementId, otherEngagementId, userToken } = await scopedEngagements(h, admin, { name: 'OForm', code: 'OFS', username: 'oform-user' }));
 });
 
 describe('lookups', () => {
@@ -133,11 +125,7 @@ describe('surveys', () => {
 
   it('rejects bad input with JSON:API errors and writes nothing', async () => {
     const before = await rowCount(oForms);
-    const missing = await post('o-forms', 'o-forms', { engagementId: Number(engagementId) });
-    expect(missing.res.status).toBe(422);
-    expect(pointers(missing.body)).toContain('/data/attributes/title');
-    const unknown = await post('o-forms', 'o-forms', { title: 'X', engagementId: 999999 });
-    expect(unknown.body.errors[0]).toMatchObject({ detail: UNKNOWN_ENGAGEMENT, source: { pointer: '/data/attributes/engagementId' } });
+    await expectTitleAndKnownEngagementRequired(post, 'o-forms', engagementId);
     expect((await post('o-forms', 'o-forms', { title: 'X', engagementId: Number(engagementId), version: 4 })).res.status).toBe(422);
     expect((await post('o-forms', 'surveys', { title: 'X', engagementId: Number(engagementId) })).res.status).toBe(409);
     expect((await h.request('POST', '/api/o-forms/o-forms', { token: admin, body: '{"data":' })).status).toBe(400);
