@@ -16,6 +16,9 @@ export interface ActiveLanguages {
   error: string | null;
 }
 
+/** SPEC section 8, verbatim: languages (the active ones, or a survey's) could not be read. */
+export const GET_LANGUAGES_FAILED = 'Could not get languages';
+
 export const languageLabel = (language: Pick<Language, 'description' | 'isoCode'>) => `${language.description} (${toUiIsoCode(language.isoCode)})`;
 
 /** The active languages, for translation fields and language choices. */
@@ -26,7 +29,7 @@ export function useActiveLanguages(): ActiveLanguages {
     let current = true;
     api.active().then(
       (result) => current && setState({ all: result.items, loading: false, error: null }),
-      () => current && setState({ all: [], loading: false, error: 'Could not get languages' }),
+      () => current && setState({ all: [], loading: false, error: GET_LANGUAGES_FAILED }),
     );
     return () => {
       current = false;

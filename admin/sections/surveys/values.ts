@@ -4,10 +4,10 @@ import type { SurveyVersion } from '@core/model/surveyDoc';
 export { ADD_OPTION_FAILED, ADD_PAGE_FAILED, ADD_QUESTION_FAILED, SAVE_FAILED, failureText } from '../legacy-surveys/values';
 export { FIELD_TYPE_NAMES as TYPE_LABELS } from '@core/model/survey';
 export { MESSAGE_TYPE_LABELS } from '@core/model/surveyMessage';
+export { GET_LANGUAGES_FAILED } from '../../hooks/useLanguages';
 
 /** SPEC section 8, verbatim. */
 export const SAVE_MESSAGES_FAILED = 'Could Not Save Survey Messages';
-export const GET_LANGUAGES_FAILED = 'Could not get languages';
 export const TOGGLE_LANGUAGE_FAILED = 'Could not toggle language';
 export const EXPORT_FAILED = 'Could not export survey';
 export const DELETE_PAGE_FAILED = 'Could not delete Page';
