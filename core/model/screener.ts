@@ -147,7 +147,6 @@ export const ScreenerInput = v.strictObject({
 export const ScreenerPatch = v.partial(ScreenerInput);
 export type ScreenerInput = v.InferInput<typeof ScreenerInput>;
 
-/** A screener as the API returns it. */
 /** A screener as the API answers it: the one description of its attributes. */
 export const SCREENER = resourceAnswer(
   SCREENER_TYPE,

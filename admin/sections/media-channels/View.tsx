@@ -263,7 +263,7 @@ export function EmbedProblemsPanel({ channel }: { channel: MediaChannel }) {
       ) : rows.length === 0 ? (
         <p className="muted">No problem seen on a partner page.</p>
       ) : (
-        <table className="table" aria-label="Embed problems">
+        <table className="data-table" aria-label="Embed problems">
           <thead>
             <tr>
               <th scope="col">Page origin</th>
