@@ -31,6 +31,16 @@ export async function giveZip(page: Page, zip: string): Promise<void> {
   await next(page);
 }
 
+/**
+ * An outcome's lead form in `where`: the form with a consent box. Wait for it, not for any Back
+ * button: the step whose answer led to the outcome has one too, enabled until the widget has
+ * re-rendered busy, so a click right after Next may land on it.
+ */
+export const leadForm = (where: Page | FrameLocator) => where.locator(`${W} form:has(input[type=checkbox])`);
+
+/** "No thanks" on the outcome's lead form, once it shows: the run ends with no lead kept. */
+export const noThanks = (where: Page | FrameLocator) => leadForm(where).locator('button.tw-back').click(WAIT);
+
 /** Who leaves the demo's contact form: its four fields. */
 export interface DemoPerson {
   first: string;
@@ -95,7 +105,7 @@ export async function answerDemoByLabel(
   await submit();
   if (!qualified) {
     // The outcome's lead form first: "No thanks" ends the run without a lead.
-    await where.locator(`${W} form button.tw-back`).click();
+    await noThanks(where);
     await where.locator(`${W} [data-outcome=notQualified]`).waitFor();
     return;
   }

@@ -10,7 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { W, WAIT, choose, next, answerDemoToZip, giveZip } from './demoWidget';
+import { W, WAIT, choose, next, answerDemoToZip, giveZip, leadForm } from './demoWidget';
 import { addDemoChannel, startDemoWithAdmin, type DemoOnPartner } from './demoOnPartner';
 import { axeViolations, newParticipant, snippet } from './partnerSite';
 import { type apiCaller, signInAsAdmin } from './admin-session';
@@ -86,7 +86,7 @@ async function toLeadForm(kind: Kind, locale: string, at?: string) {
     // Anchorage: thousands of miles from the demo's New York sites.
     await giveZip(p.page, '99501');
   }
-  await p.page.locator(`${W} form button.tw-back`).waitFor(WAIT);
+  await leadForm(p.page).locator('button.tw-back').waitFor(WAIT);
   return p;
 }
 

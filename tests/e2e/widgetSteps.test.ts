@@ -12,7 +12,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { W, WAIT, choose, next, answerDemoToZip, giveZip } from './demoWidget';
+import { W, WAIT, choose, next, answerDemoToZip, giveZip, noThanks } from './demoWidget';
 import { eq } from 'drizzle-orm';
 import { startDemoOnPartner, sendDemoReferralsTo, type DemoOnPartner } from './demoOnPartner';
 import { axeViolations as axeIn, magazinePage, newParticipant } from './partnerSite';
@@ -162,7 +162,7 @@ describe('the widget at every step, in English and Spanish, on a phone and a des
       await lastPage.fill('10001');
       await next(young.page);
       // The outcome's lead form first (its axe check is widgetLeads.test.ts's): "No thanks" leaves it.
-      await young.page.locator(`${W} button.tw-back`).click();
+      await noThanks(young.page);
       await young.page.locator(`${W} [data-outcome=notQualified]`).waitFor(WAIT);
       found.notQualified = await axeIn(young.page, demo.partner.url, W);
       expect(young.problems).toEqual([]);
@@ -173,7 +173,7 @@ describe('the widget at every step, in English and Spanish, on a phone and a des
       await answerDemoToZip(far.page);
       // Anchorage: thousands of miles from the demo's New York sites.
       await giveZip(far.page, '99501');
-      await far.page.locator(`${W} button.tw-back`).click();
+      await noThanks(far.page);
       await far.page.locator(`${W} [data-outcome=noTrialSites]`).waitFor(WAIT);
       found.noTrialSites = await axeIn(far.page, demo.partner.url, W);
       expect(far.problems).toEqual([]);
