@@ -22,8 +22,9 @@ import type { Db } from '../db/open';
 import { keptPerDatabase } from '../db/rowCache';
 import { preparedQuery } from '../db/prepared';
 import { parseJsonColumn } from '../db/rows';
-import { oFormContainerEntries, oFormSubmissions, oForms } from '../db/schema';
+import { mediaChannels, oFormContainerEntries, oFormSubmissions, oForms } from '../db/schema';
 import { NotFound, Unauthenticated } from '../errors';
+import { regionOfLocale } from './sites';
 
 /** SPEC section 8: what a call without its token answers (401). */
 export const MISSING_TOKEN = {
@@ -92,9 +93,10 @@ const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEq
 
 const submissionQuery = preparedQuery((db) =>
   db
-    .select({ submission: oFormSubmissions, form: oForms })
+    .select({ submission: oFormSubmissions, form: oForms, channelLocale: mediaChannels.locale })
     .from(oFormSubmissions)
     .innerJoin(oForms, eq(oForms.id, oFormSubmissions.oFormId))
+    .leftJoin(mediaChannels, eq(mediaChannels.id, oFormSubmissions.mediaChannelId))
     .where(eq(oFormSubmissions.id, sql.placeholder('id')))
     .prepare('participant_submission'),
 );
@@ -105,6 +107,7 @@ const entryQuery = preparedQuery((db) =>
       entry: oFormContainerEntries,
       submission: oFormSubmissions,
       form: oForms,
+      channelLocale: mediaChannels.locale,
       page: sql<unknown>`(
         select json_build_object(
           'id', pe.id,
@@ -115,6 +118,7 @@ const entryQuery = preparedQuery((db) =>
     .from(oFormContainerEntries)
     .innerJoin(oFormSubmissions, eq(oFormSubmissions.id, oFormContainerEntries.submissionId))
     .innerJoin(oForms, eq(oForms.id, oFormSubmissions.oFormId))
+    .leftJoin(mediaChannels, eq(mediaChannels.id, oFormSubmissions.mediaChannelId))
     .where(eq(oFormContainerEntries.id, sql.placeholder('id')))
     .prepare('participant_entry'),
 );
@@ -129,13 +133,13 @@ export async function submissionForToken(
   c: Context,
   submissionId: number | null,
   missing: string = MISSING_TOKEN.read,
-): Promise<{ submission: SubmissionRow; form: FormRow }> {
+): Promise<{ submission: SubmissionRow; form: FormRow; region: string }> {
   const token = tokenOf(c);
   if (token === null) throw new Unauthenticated(missing);
   if (submissionId === null || !TOKEN_FORMAT.test(token)) throw new NotFound('submission');
   const [found] = await submissionQuery(db).execute({ id: submissionId });
   if (!found || !sameHash(found.submission.tokenHash, hashToken(token))) throw new NotFound('submission');
-  return found;
+  return { submission: found.submission, form: found.form, region: regionOfLocale(found.channelLocale) };
 }
 
 /** A page's entry: itself, or the parent of a child container's entry; with its child entries. */
@@ -165,14 +169,14 @@ export async function entryForToken(
   c: Context,
   entryId: number | null,
   missing: string = MISSING_TOKEN.read,
-): Promise<{ entry: EntryRow; submission: SubmissionRow; form: FormRow; page: PageEntry }> {
+): Promise<{ entry: EntryRow; submission: SubmissionRow; form: FormRow; region: string; page: PageEntry }> {
   const token = tokenOf(c);
   if (token === null) throw new Unauthenticated(missing);
   if (entryId === null || !TOKEN_FORMAT.test(token)) throw new NotFound('page entry');
   const [found] = await entryQuery(db).execute({ id: entryId });
   if (!found || !sameHash(found.submission.tokenHash, hashToken(token))) throw new NotFound('page entry');
   const page = parseJsonColumn(PageEntryJson, found.page);
-  return { entry: found.entry, submission: found.submission, form: found.form, page };
+  return { entry: found.entry, submission: found.submission, form: found.form, region: regionOfLocale(found.channelLocale), page };
 }
 
 /** What answering a page needs of its entry: the submission's unchanging facts, its version, the page entry. */
@@ -180,6 +184,13 @@ export interface AnswerTarget {
   /** `status` as last read: the writes that follow re-check it under the submission's lock. */
   submission: Pick<SubmissionRow, 'id' | 'tokenHash' | 'mediaChannelId' | 'language' | 'status'>;
   form: FormRow;
+  /**
+   * The region of the run's channel (sites.ts channelRegion) as of the run's last call: read with
+   * its entry, or carried from the call before (the start, the previous page's save, which reads
+   * it again). So a page's ZIP question costs no read of its own, and a channel's new locale
+   * reaches a run in progress at its next page.
+   */
+  region: string;
   page: PageEntry;
 }
 
@@ -190,10 +201,10 @@ export interface AnswerTarget {
  * page and child entries; and only versions whose structure is approved (loadSurvey keeps that
  * structure). A submission's status may go stale here, which is why the writes re-check it.
  */
-const knownSubmissions = keptPerDatabase<number, Pick<AnswerTarget, 'submission' | 'form'>>(20_000);
+const knownSubmissions = keptPerDatabase<number, Pick<AnswerTarget, 'submission' | 'form' | 'region'>>(20_000);
 const knownEntries = keptPerDatabase<number, AnswerTarget>(20_000);
 
-export function rememberSubmission(db: Db, target: Pick<AnswerTarget, 'submission' | 'form'>): void {
+export function rememberSubmission(db: Db, target: Pick<AnswerTarget, 'submission' | 'form' | 'region'>): void {
   if (target.form.approvedAt !== null) knownSubmissions.set(db, target.submission.id, target);
 }
 
@@ -212,7 +223,7 @@ export async function keptSubmissionForToken(
   c: Context,
   submissionId: number | null,
   missing: string,
-): Promise<Pick<AnswerTarget, 'submission' | 'form'>> {
+): Promise<Pick<AnswerTarget, 'submission' | 'form' | 'region'>> {
   const token = tokenOf(c);
   if (token === null) throw new Unauthenticated(missing);
   const kept = submissionId === null ? undefined : knownSubmissions.get(db, submissionId);
@@ -231,8 +242,8 @@ export async function answerTargetForToken(db: Db, c: Context, entryId: number |
     if (!sameHash(kept.submission.tokenHash, hashToken(token))) throw new NotFound('page entry');
     return kept;
   }
-  const { submission, form, page } = await entryForToken(db, c, entryId);
-  const target = { submission, form, page };
+  const { submission, form, region, page } = await entryForToken(db, c, entryId);
+  const target = { submission, form, region, page };
   rememberPageEntry(db, entryId, target);
   return target;
 }

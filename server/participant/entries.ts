@@ -287,7 +287,11 @@ export async function createChildEntry(
  * `limited` when a rate limit is over (only the hits are written), `closed` when the submission
  * is gone or no longer open (likewise); else `saved`, with the next page's new entry and its children.
  */
-export type SaveResult = { status: 'limited' } | { status: 'closed' } | { status: 'saved'; next: MadePage | null };
+export type SaveResult =
+  | { status: 'limited' }
+  | { status: 'closed' }
+  /** channelLocale: the run's channel's locale as the save found it (null: a run with no channel). */
+  | { status: 'saved'; next: MadePage | null; channelLocale: string | null };
 
 // Rows are found by `id = any(array(…))`: an index scan for the batch's few ids, where a join
 // with the saves (estimated at a hundred rows) could plan a scan of the whole table.
@@ -355,6 +359,7 @@ const savePagesQuery = preparedQuery((db) => {
         v === null ? null : Number(v),
       ),
       pageChildren: sql<unknown>`(select json_agg(json_build_array(k.id, k.container_id) order by k.id) from kids k where k.submission_id = s.submission_id)`,
+      channelLocale: sql<string | null>`(select mc.locale from locked l join ${mediaChannels} mc on mc.id = l.media_channel_id where l.id = s.submission_id)`,
     })
     .from(sql`saves s`)
     .orderBy(sql`s.n`)
@@ -395,7 +400,7 @@ export async function savePages(db: Db, batch: readonly PageSave[]): Promise<Sav
   return rows.map((row): SaveResult => {
     if (row.limited === true) return { status: 'limited' };
     if (row.saved !== true) return { status: 'closed' };
-    return { status: 'saved', next: madePage(row) };
+    return { status: 'saved', next: madePage(row), channelLocale: row.channelLocale };
   });
 }
 

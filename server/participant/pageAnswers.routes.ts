@@ -40,7 +40,7 @@ export function participantOFormContainerEntriesRoutes(app: ParticipantApp, deps
       if (tokenOf(c) === null) throw unauthorized(MISSING_TOKEN.createEntry);
       const input = await c.var.body.read();
       // A page's entry re-checks the run's status as it is made; a child's entry (rare) reads it afresh.
-      const { submission, form } =
+      const { submission, form, region } =
         input.parentId === null
           ? await keptSubmissionForToken(db, c, input.oFormSubmissionId, MISSING_TOKEN.createEntry)
           : await submissionForToken(db, c, input.oFormSubmissionId, MISSING_TOKEN.createEntry);
@@ -64,6 +64,7 @@ export function participantOFormContainerEntriesRoutes(app: ParticipantApp, deps
         rememberPageEntry(db, entry.id, {
           submission,
           form,
+          region,
           page: { id: entry.id, containerId: container.id, children: children.map((ch) => ({ id: ch.id, containerId: ch.containerId })) },
         });
         return sendResource(c, entryResource(entry, container.identity, children), 201);

@@ -17,6 +17,7 @@ import { forgetPageEntry, rememberPageEntry, type AnswerTarget } from './access'
 import { OPEN_RUN, type Limits, type PageSave } from './entries';
 import { savePageWithOthers } from './batchedSaves';
 import { activeChildren, fieldsOfPage, type Survey } from './runSurvey';
+import { regionOfLocale } from './sites';
 import { storeAnswer } from '../security/sealedAnswer';
 
 /**
@@ -67,6 +68,7 @@ export async function storePageAnswers(
     rememberPageEntry(db, saved.next.id, {
       submission,
       form: target.form,
+      region: regionOfLocale(saved.channelLocale),
       page: { id: saved.next.id, containerId: nextPage.id, children: saved.next.children },
     });
   }

@@ -139,7 +139,10 @@ export async function channelRegion(db: Db, mediaChannelId: number | null): Prom
 }
 
 /** channelRegion of a channel already read (a run's target's): the US without one. */
-export const regionOfChannel = (channel: { locale: string } | null): string => localeRegion(channel?.locale ?? DEFAULT_CHANNEL_LOCALE);
+export const regionOfChannel = (channel: { locale: string } | null): string => regionOfLocale(channel?.locale ?? null);
+
+/** channelRegion of a channel's locale already read; null: no channel, the US. */
+export const regionOfLocale = (locale: string | null): string => localeRegion(locale ?? DEFAULT_CHANNEL_LOCALE);
 
 /**
  * The unit a participant of `mediaChannelId` reads distances in: the channel's locale's region

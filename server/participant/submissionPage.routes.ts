@@ -30,7 +30,6 @@ import {
 import { assertChannelOfRequest } from './cors';
 import { storePageAnswers } from './pageAnswers';
 import { answerProblems, fieldsOfPage, loadSurvey, nextAfter, pageDocument, recordPageMetric } from './runSurvey';
-import { channelRegion } from './sites';
 import { phiOf } from '../security/phi';
 
 export function participantOFormSubmissionPageRoutes(app: ParticipantApp, deps: Deps) {
@@ -71,8 +70,8 @@ export function participantOFormSubmissionPageRoutes(app: ParticipantApp, deps: 
     const survey = await loadSurvey(db, found.form);
     const page = survey.pages.find((p) => p.id === pageEntry.containerId) ?? (await refused(notFound('page')));
     const fields = fieldsOfPage(survey, page.id);
-    // A ZIP question takes the postal codes of the channel's region: read only for a page that has one.
-    const region = fields.some((f) => f.type === 'zip') ? await channelRegion(db, submission.mediaChannelId) : undefined;
+    // A ZIP question takes the postal codes of the channel's region (kept with the run's entry).
+    const region = fields.some((f) => f.type === 'zip') ? found.region : undefined;
     const problems = answerProblems(fields, answers, submission.language, now, region);
     if (Object.keys(problems).length > 0) {
       await enforceLimits(db, c, now, limits.windowSeconds, limitChecks);

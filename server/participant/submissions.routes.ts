@@ -27,6 +27,7 @@ import { outcomeMessages } from './messages';
 import { notActiveRun } from './notActiveRun';
 import { activeChildren, checkRunnable, loadSurvey, offeredFromColumn, type RunTarget } from './runSurvey';
 import { forgetStartFacts, keepStartFacts, startFacts } from './startFacts';
+import { regionOfChannel } from './sites';
 import { contactMatcherOf } from '../security/contactMatch';
 import { participantCall } from './callDescription';
 
@@ -119,11 +120,13 @@ export function participantOFormSubmissionsRoutes(app: ParticipantApp, deps: Dep
         }
         keepStartFacts(db, input.oFormId, input.mediaChannelId, found);
         const row = created.submission;
-        rememberSubmission(db, { submission: row, form });
+        const region = regionOfChannel(channel);
+        rememberSubmission(db, { submission: row, form, region });
         if (created.page && firstPage)
           rememberPageEntry(db, created.page.id, {
             submission: row,
             form,
+            region,
             page: { id: created.page.id, containerId: firstPage.id, children: created.page.children },
           });
         c.header(SUBMISSION_TOKEN_HEADER, token);

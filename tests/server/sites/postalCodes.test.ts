@@ -159,3 +159,28 @@ describe('a US channel: unchanged', () => {
     expect(taken.status, await taken.clone().text()).toBe(201);
   });
 });
+
+describe("the channel's region, kept with the run", () => {
+  it('a ZIP page sends its save alone: the region came with the page before', async () => {
+    const { run, entryId } = await toZipPage(us);
+    h.takeStatements();
+    const saved = await answerPage(h, run.token, entryId, { q_zip: '10001', q_conditions: ['a'] });
+    expect(saved.status).toBe(200);
+    const statements = h.takeStatements();
+    expect(statements.filter((s) => s.includes('"media_channels"') && !s.includes('jsonb_to_recordset'))).toEqual([]);
+    expect(statements).toHaveLength(1);
+  });
+
+  it("a channel's new locale reaches a run in progress at its next page", async () => {
+    const moving = await createParticipantFixture(h.db);
+    const { token, firstEntryId } = await startSubmission(h, moving);
+    const p1 = await answerPage(h, token, firstEntryId, { q_choice: 'yes' });
+    await h.db.update(mediaChannels).set({ locale: 'en-CA' }).where(eq(mediaChannels.id, moving.mediaChannelId));
+    // The second page's save reads the channel as it is now, for the page after it.
+    const p2 = await answerPage(h, token, p1.meta.nextContainerEntryId!, { q_dob: '1980-06-15', q_text: 'hello' });
+    const refused = await answerPage(h, token, p2.meta.nextContainerEntryId!, { q_zip: '10001', q_conditions: ['a'] });
+    expect(refused).toMatchObject({ status: 422, meta: { errors: { q_zip: message('postal') } } });
+    const taken = await answerPage(h, token, p2.meta.nextContainerEntryId!, { q_zip: 'M5V 3L9', q_conditions: ['a'] });
+    expect(taken.status).toBe(200);
+  });
+});
