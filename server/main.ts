@@ -23,6 +23,7 @@ import { startRetentionJob } from './retention';
 import { startFunnelRecountJob } from './funnel/recount';
 import { deliveryOptionsOf, settleDeliveries, startDeliveryWorker } from './rms/worker';
 import { messageOptionsOf, settleMessages, startMessageWorker } from './messages';
+import { startStatisticsJob } from './jobs/statistics';
 
 /** Migrations and seeding, once per start of the whole service (not per worker). */
 async function prepareDatabase(database: Database, config: Config): Promise<void> {
@@ -70,6 +71,8 @@ async function serveHttp(config: Config, log: Logger, options: { prepare: boolea
   });
   // Every process counts the funnel rollup's days not counted yet, if any; its lock gives each range to one of them.
   const funnelRecount = startFunnelRecountJob({ db: database.db, log });
+  // Where autovacuum does not run (PGlite; PostgreSQL with it off), the planner's statistics follow the tables' growth.
+  const statistics = await startStatisticsJob(database, log);
 
   let stopping = false;
   const { server, closeEveryConnection } = serveApp(app, { port: config.port, hostname: config.host }, (info) => {
@@ -90,6 +93,7 @@ async function serveHttp(config: Config, log: Logger, options: { prepare: boolea
       await outbox.stop();
       await retention.stop();
       await funnelRecount.stop();
+      await statistics.stop();
       await settleDeliveries();
       await settleMessages();
       await database.close();
