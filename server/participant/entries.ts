@@ -118,6 +118,24 @@ function limitCtes(db: Db, when?: SQL) {
   return { hits, over };
 }
 
+/**
+ * limitCtes for a batch: `checks` (each call's limits, with its place among the batch's calls on
+ * that key), `hits` (counted per key, in key order) and `over` (the calls, by `n`, that their
+ * place on a key puts over its limit: the k-th call on a key sees the count the k-th call alone
+ * would), from `calls`, a CTE with columns n, limit_keys and limit_max.
+ */
+function batchLimitCtes(db: Db, calls: SQL) {
+  const checks = db.$with('checks', { n: sql<number>`n` }).as(sql`
+    select s.n, l.key, l.max, row_number() over (partition by l.key order by s.n) as place, count(*) over (partition by l.key) as batch_hits
+    from ${calls} s, unnest(s.limit_keys, s.limit_max) as l(key, max)`);
+  const hits = db
+    .$with('hits', { key: sql<string>`key` })
+    .as(countedHitsStatement(sql`(select key, count(*)::int as hits from checks group by key) as h`, param('windowStart')));
+  const over = db.$with('over', { n: sql<number>`n` }).as(sql`
+    select distinct c.n from checks c join hits h on h.key = c.key where h.count - c.batch_hits + c.place > c.max`);
+  return { checks, hits, over };
+}
+
 /** The placeholders of limitCtes. */
 const limitParams = (limits: Limits) => ({
   windowStart: limits.windowStart.toISOString(),
@@ -129,6 +147,25 @@ const limitParams = (limits: Limits) => ({
 const madeColumns = Object.fromEntries(
   Object.entries(getTableColumns(oFormSubmissions)).map(([key, column]) => [key, sql.raw(`made."${column.name}"`).mapWith(column)]),
 ) as { [K in keyof SubmissionRow]: SQL<SubmissionRow[K] | null> };
+
+/**
+ * Whether a run through `channelId` of survey version `formId` is paused at `now` (a select of one
+ * boolean, without its alias): every engagement it refers to (its screener's active ones, else its
+ * survey's own) is at its target or past its dates, so the run is not offered (notActive) and
+ * nothing is written.
+ */
+const pausedRun = (channelId: SQL, formId: SQL, now: SQL) => sql`
+    with scr as (
+      select coalesce(
+        (select mc.screener_id from ${mediaChannels} mc where mc.id = ${channelId}),
+        (select ss.screener_id from ${screenerSurveys} ss join ${screeners} s on s.id = ss.screener_id
+          where ss.o_form_identity = (select f.identity from ${oForms} f where f.id = ${formId}) and ss.is_active and s.is_active
+          order by ss.display_order, ss.screener_id limit 1)) as id),
+    run as (
+      select e.* from ${engagements} e where e.is_active and (
+        ((select id from scr) is not null and e.id in (select es.engagement_id from ${engagementScreeners} es where es.screener_id = (select id from scr)))
+        or ((select id from scr) is null and e.id = (select f.engagement_id from ${oForms} f where f.id = ${formId}))))
+    select exists (select 1 from run) and not exists (select 1 from run e where not ${engagementPausedCondition('e', now)})`;
 
 /** The creation's statement; `withPage`: the first page's entry and its children's are made with it (CTEs page, kids). */
 const submissionStatement = (withPage: boolean) => (db: Db) => {
@@ -142,20 +179,9 @@ const submissionStatement = (withPage: boolean) => (db: Db) => {
   const retake = db
     .$with('retake', { flagged: sql<boolean>`flagged` })
     .as(sql`select ${possibleRetakeCondition(param('mediaChannelId'), param('clientMatch'), param('now'))} as flagged`);
-  // Every engagement the run refers to (its screener's active ones, else its survey's own) at its
-  // target or past its dates: the run is not offered (notActive), nothing is written.
-  const paused = db.$with('paused', { paused: sql<boolean>`paused` }).as(sql`
-    with scr as (
-      select coalesce(
-        (select mc.screener_id from ${mediaChannels} mc where mc.id = ${param('mediaChannelId')}::int),
-        (select ss.screener_id from ${screenerSurveys} ss join ${screeners} s on s.id = ss.screener_id
-          where ss.o_form_identity = (select f.identity from ${oForms} f where f.id = ${param('oFormId')}::int) and ss.is_active and s.is_active
-          order by ss.display_order, ss.screener_id limit 1)) as id),
-    run as (
-      select e.* from ${engagements} e where e.is_active and (
-        ((select id from scr) is not null and e.id in (select es.engagement_id from ${engagementScreeners} es where es.screener_id = (select id from scr)))
-        or ((select id from scr) is null and e.id = (select f.engagement_id from ${oForms} f where f.id = ${param('oFormId')}::int))))
-    select exists (select 1 from run) and not exists (select 1 from run e where not ${engagementPausedCondition('e', sql`${param('now')}`)}) as paused`);
+  const paused = db
+    .$with('paused', { paused: sql<boolean>`paused` })
+    .as(sql`${pausedRun(sql`${param('mediaChannelId')}::int`, sql`${param('oFormId')}::int`, sql`${param('now')}`)} as paused`);
   const isOffered = sql`not (select paused from paused)`;
   const creation = db.$with('made', { id: sql<number>`id` }).as(sql`
     insert into ${oFormSubmissions} (o_form_id, media_channel_id, language, language_id, media_channel_url, utm, hidden_fields, token_hash, client_match, possible_retake)
@@ -197,10 +223,7 @@ const createSubmissionAndPageQuery = preparedQuery(submissionStatement(true));
  */
 export async function createSubmission(
   db: Db,
-  values: Pick<
-    typeof oFormSubmissions.$inferInsert,
-    'oFormId' | 'mediaChannelId' | 'language' | 'languageId' | 'mediaChannelUrl' | 'utm' | 'hiddenFields' | 'tokenHash' | 'clientMatch'
-  >,
+  values: SubmissionValues,
   limits: Limits,
   now: Date,
   options: {
@@ -209,7 +232,7 @@ export async function createSubmission(
     /** The participant settings version the start was decided on; null: write whatever it is now. */
     settingsVersion?: number | null;
   } = {},
-): Promise<{ status: 'stale' } | { status: 'limited' } | { status: 'paused' } | { status: 'created'; submission: SubmissionRow; page: MadePage | null }> {
+): Promise<CreationResult> {
   const { firstPage = null, settingsVersion = null } = options;
   const pageParams = firstPage ? { pageId: firstPage.pageId, childContainerIds: intArray(firstPage.childContainerIds) } : {};
   const [row] = await (firstPage ? createSubmissionAndPageQuery : createSubmissionQuery)(db).execute({
@@ -227,10 +250,126 @@ export async function createSubmission(
     hiddenFields: JSON.stringify(values.hiddenFields ?? {}),
     tokenHash: values.tokenHash,
   });
-  if (row?.stale === true) return { status: 'stale' };
-  if (row?.limited === true) return { status: 'limited' };
-  if (row?.paused === true) return { status: 'paused' };
-  if (!row || row.submission.id === null) throw new Error('submission not created');
+  if (!row) throw new Error('submission not created');
+  return creationResult(row);
+}
+
+/** A start's creation (createSubmission's arguments), for createSubmissions. */
+export interface SubmissionCreation {
+  values: SubmissionValues;
+  limits: Limits;
+  now: Date;
+  firstPage: { pageId: number; childContainerIds: readonly number[] } | null;
+  settingsVersion: number | null;
+}
+
+export type SubmissionValues = Pick<
+  typeof oFormSubmissions.$inferInsert,
+  'oFormId' | 'mediaChannelId' | 'language' | 'languageId' | 'mediaChannelUrl' | 'utm' | 'hiddenFields' | 'tokenHash' | 'clientMatch'
+>;
+
+export type CreationResult =
+  | { status: 'stale' }
+  | { status: 'limited' }
+  | { status: 'paused' }
+  | { status: 'created'; submission: SubmissionRow; page: MadePage | null };
+
+// The statement of createSubmission for many starts: each start's row is found again by its
+// token hash, which only it has.
+const createSubmissionsQuery = preparedQuery((db) => {
+  const starts = db.$with('starts', { n: sql<number>`n` }).as(sql`
+    select * from jsonb_to_recordset(${param('starts')}::jsonb) as s(
+      n int, o_form_id int, media_channel_id int, language text, language_id int, media_channel_url text, utm jsonb, hidden_fields jsonb,
+      token_hash text, client_match text, now timestamptz, settings_version bigint, page_id int, child_container_ids int[], limit_keys text[], limit_max int[])`);
+  // As alone: a start decided on settings that changed since writes nothing, not even its hits.
+  const fresh = db.$with('fresh', { n: sql<number>`n` }).as(sql`
+    select s.* from starts s
+    where s.settings_version is null or s.settings_version = coalesce((select version from ${participantSettingsVersion}), 0)`);
+  const { checks, hits, over } = batchLimitCtes(db, sql`fresh`);
+  const decided = db.$with('decided', { n: sql<number>`n` }).as(sql`
+    select b.*, ${possibleRetakeCondition(sql`b.media_channel_id`, sql`b.client_match`, sql`b.now`)} as retake,
+      (${pausedRun(sql`b.media_channel_id`, sql`b.o_form_id`, sql`b.now`)}) as paused
+    from fresh b where not exists (select 1 from over o where o.n = b.n)`);
+  const made = db.$with('made', { id: sql<number>`id` }).as(sql`
+    insert into ${oFormSubmissions} (o_form_id, media_channel_id, language, language_id, media_channel_url, utm, hidden_fields, token_hash, client_match, possible_retake)
+    select d.o_form_id, d.media_channel_id, d.language, d.language_id, d.media_channel_url, d.utm, d.hidden_fields, d.token_hash, d.client_match, d.retake
+    from decided d where not d.paused order by d.n
+    returning *`);
+  const page = db.$with('page', { id: sql<number>`id` }).as(sql`
+    insert into ${oFormContainerEntries} (submission_id, container_id)
+    select m.id, s.page_id from made m join starts s on s.token_hash = m.token_hash where s.page_id is not null order by s.n
+    returning id, submission_id, container_id`);
+  const kids = db.$with('kids', { id: sql<number>`id` }).as(sql`
+    insert into ${oFormContainerEntries} (submission_id, container_id, parent_id)
+    select p.submission_id, c.id, p.id from page p join made m on m.id = p.submission_id join starts s on s.token_hash = m.token_hash,
+      unnest(s.child_container_ids) with ordinality as c(id, k)
+    order by p.id, c.k
+    returning id, submission_id, container_id`);
+  return db
+    .with(starts, fresh, checks, hits, over, decided, made, page, kids)
+    .select({
+      n: sql<number>`s.n`.mapWith(Number),
+      stale: sql<boolean>`not exists (select 1 from fresh f where f.n = s.n)`,
+      limited: sql<boolean>`exists (select 1 from over o where o.n = s.n)`,
+      paused: sql<boolean>`coalesce((select d.paused from decided d where d.n = s.n), false)`,
+      submission: madeColumns,
+      pageEntryId: sql<number | null>`(select p.id from page p where p.submission_id = made.id)`.mapWith((v: unknown) => (v === null ? null : Number(v))),
+      pageChildren: sql<unknown>`(select json_agg(json_build_array(k.id, k.container_id) order by k.id) from kids k where k.submission_id = made.id)`,
+    })
+    .from(sql`starts s left join made on made.token_hash = s.token_hash`)
+    .orderBy(sql`s.n`)
+    .prepare('participant_create_submissions');
+});
+
+/**
+ * createSubmission for several starts in one statement, all or nothing, each answered with its own
+ * result as if it had been written alone, in the batch's order: rate-limit hits per key in that
+ * order, a stale, limited or paused start writing nothing of its own. The starts of a batch count
+ * in one rate-limit window.
+ */
+export async function createSubmissions(db: Db, batch: readonly SubmissionCreation[]): Promise<CreationResult[]> {
+  const windows = new Set(batch.map((c) => c.limits.windowStart.getTime()));
+  if (windows.size > 1) throw new Error('the starts of a batch count in one window');
+  const rows = await createSubmissionsQuery(db).execute({
+    windowStart: batch[0]!.limits.windowStart.toISOString(),
+    starts: JSON.stringify(
+      batch.map(({ values, limits, now, firstPage, settingsVersion }, n) => ({
+        n,
+        o_form_id: values.oFormId,
+        media_channel_id: values.mediaChannelId ?? null,
+        language: values.language,
+        language_id: values.languageId ?? null,
+        media_channel_url: values.mediaChannelUrl ?? null,
+        utm: values.utm ?? {},
+        hidden_fields: values.hiddenFields ?? {},
+        token_hash: values.tokenHash,
+        client_match: values.clientMatch ?? null,
+        now: now.toISOString(),
+        settings_version: settingsVersion,
+        page_id: firstPage?.pageId ?? null,
+        child_container_ids: firstPage?.childContainerIds ?? [],
+        limit_keys: limits.checks.map((c) => c.key),
+        limit_max: limits.checks.map((c) => c.limit),
+      })),
+    ),
+  });
+  if (rows.length !== batch.length) throw new Error(`${batch.length} starts answered ${rows.length} rows`);
+  return rows.map(creationResult);
+}
+
+/** What a creation statement's row says of its start. */
+function creationResult(row: {
+  stale: boolean | null;
+  limited: boolean | null;
+  paused: boolean | null;
+  submission: { [K in keyof SubmissionRow]: SubmissionRow[K] | null };
+  pageEntryId: number | null;
+  pageChildren: unknown;
+}): CreationResult {
+  if (row.stale === true) return { status: 'stale' };
+  if (row.limited === true) return { status: 'limited' };
+  if (row.paused === true) return { status: 'paused' };
+  if (row.submission.id === null) throw new Error('submission not created');
   // Every column of a made row holds what the table does.
   return { status: 'created', submission: row.submission as SubmissionRow, page: madePage(row) };
 }
@@ -299,15 +438,7 @@ const savePagesQuery = preparedQuery((db) => {
   const saves = db.$with('saves', { n: sql<number>`n` }).as(sql`
     select * from jsonb_to_recordset(${param('saves')}::jsonb) as s(
       n int, submission_id int, page_entry_id int, entry_ids int[], answers jsonb, page_id int, child_container_ids int[], limit_keys text[], limit_max int[])`);
-  // Each save's limits, with its place among the batch's saves on that key.
-  const checks = db.$with('checks', { n: sql<number>`n` }).as(sql`
-    select s.n, l.key, l.max, row_number() over (partition by l.key order by s.n) as place, count(*) over (partition by l.key) as batch_hits
-    from saves s, unnest(s.limit_keys, s.limit_max) as l(key, max)`);
-  const hits = db
-    .$with('hits', { key: sql<string>`key` })
-    .as(countedHitsStatement(sql`(select key, count(*)::int as hits from checks group by key) as h`, param('windowStart')));
-  const over = db.$with('over', { n: sql<number>`n` }).as(sql`
-    select distinct c.n from checks c join hits h on h.key = c.key where h.count - c.batch_hits + c.place > c.max`);
+  const { checks, hits, over } = batchLimitCtes(db, sql`saves`);
   // Locked in id order, so two batches sharing no save cannot deadlock on the submissions.
   const before = db.$with('before', { id: sql<number>`before_id` }).as(sql`
     select id as before_id, started_at as was_started from ${oFormSubmissions}

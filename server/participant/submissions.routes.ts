@@ -22,7 +22,7 @@ import {
   type ParticipantApp,
 } from './api';
 import { assertChannelOfRequest } from './cors';
-import { createSubmission } from './entries';
+import { createSubmissionWithOthers } from './batchedStarts';
 import { outcomeMessages } from './messages';
 import { notActiveRun } from './notActiveRun';
 import { activeChildren, checkRunnable, loadSurvey, offeredFromColumn, type RunTarget } from './runSurvey';
@@ -88,9 +88,8 @@ export function participantOFormSubmissionsRoutes(app: ParticipantApp, deps: Dep
         const { token, hash } = issueToken();
         const page = input.mediaChannelUrl === null ? { url: null, utm: {} } : pageAttribution(input.mediaChannelUrl);
         const window = windowOf(limits.windowSeconds, now.getTime());
-        const created = await createSubmission(
-          db,
-          {
+        const created = await createSubmissionWithOthers(db, {
+          values: {
             oFormId: form.id,
             mediaChannelId: channel?.id ?? null,
             language,
@@ -102,13 +101,11 @@ export function participantOFormSubmissionsRoutes(app: ParticipantApp, deps: Dep
             // The address only as its keyed hash, and only with a channel: a possible retake is per channel.
             clientMatch: channel ? matcher.clientAddress(address) : null,
           },
-          { windowStart: window.windowStart, checks: countedChecks(limitChecks) },
+          limits: { windowStart: window.windowStart, checks: countedChecks(limitChecks) },
           now,
-          {
-            firstPage: survey && firstPage ? { pageId: firstPage.id, childContainerIds: activeChildren(survey, firstPage.id) } : null,
-            settingsVersion,
-          },
-        );
+          firstPage: survey && firstPage ? { pageId: firstPage.id, childContainerIds: activeChildren(survey, firstPage.id) } : null,
+          settingsVersion,
+        });
         if (created.status === 'stale') {
           forgetStartFacts(db, input.oFormId, input.mediaChannelId);
           continue;
