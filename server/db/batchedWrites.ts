@@ -11,6 +11,7 @@
  * Items with the same key never share a batch (a later one waits for the next), so `many` can
  * rely on one item per key.
  */
+import type { Db } from './open';
 export interface BatchedWrites<I, O> {
   /** Items that share a key are written in separate batches, in the order they came. */
   keyOf(item: I): string | number;
@@ -96,4 +97,17 @@ export function batchedWrites<I, O>(options: BatchedWrites<I, O>): (item: I) => 
       queue.push({ item, resolve, reject });
       schedule();
     });
+}
+
+/**
+ * batchedWrites with one queue per database handle, made on its first write: the server has one,
+ * a test or a bench process may open several.
+ */
+export function batchedWritesPerDb<I, O>(options: (db: Db) => BatchedWrites<I, O>): (db: Db, item: I) => Promise<O> {
+  const writers = new WeakMap<Db, (item: I) => Promise<O>>();
+  return (db, item) => {
+    let write = writers.get(db);
+    if (!write) writers.set(db, (write = batchedWrites(options(db))));
+    return write(item);
+  };
 }

@@ -204,12 +204,21 @@ export interface AnswerTarget {
 const knownSubmissions = keptPerDatabase<number, Pick<AnswerTarget, 'submission' | 'form' | 'region'>>(20_000);
 const knownEntries = keptPerDatabase<number, AnswerTarget>(20_000);
 
+/** Only what a kept run answers with: a run's row read in full carries its attribution, and thousands are kept. */
+const keptRun = ({ id, tokenHash, mediaChannelId, language, status }: AnswerTarget['submission']): AnswerTarget['submission'] => ({
+  id,
+  tokenHash,
+  mediaChannelId,
+  language,
+  status,
+});
+
 export function rememberSubmission(db: Db, target: Pick<AnswerTarget, 'submission' | 'form' | 'region'>): void {
-  if (target.form.approvedAt !== null) knownSubmissions.set(db, target.submission.id, target);
+  if (target.form.approvedAt !== null) knownSubmissions.set(db, target.submission.id, { ...target, submission: keptRun(target.submission) });
 }
 
 export function rememberPageEntry(db: Db, entryId: number, target: AnswerTarget): void {
-  if (target.form.approvedAt !== null) knownEntries.set(db, entryId, target);
+  if (target.form.approvedAt !== null) knownEntries.set(db, entryId, { ...target, submission: keptRun(target.submission) });
 }
 
 /** Drops what this process kept of a page entry (its child entries changed), under any of its entries' ids. */

@@ -6,8 +6,7 @@
  * sealed in JS), and answered with its own result after. A batch holds at most one save a
  * submission (batchedWrites keeps two saves of one run apart).
  */
-import type { Db } from '../db/open';
-import { batchedWrites } from '../db/batchedWrites';
+import { batchedWritesPerDb } from '../db/batchedWrites';
 import { savePage, savePages, type PageSave, type SaveResult } from './entries';
 
 /** Saves a batch at most: bounds the statement's parameter and its locks. */
@@ -18,23 +17,14 @@ const MAX_BATCH = 32;
  */
 const MAX_IN_FLIGHT = 2;
 
-const writersByDb = new WeakMap<Db, (save: PageSave) => Promise<SaveResult>>();
-
 /**
  * A page's save, written with the others that arrive with it (savePages), or alone
  * (savePage) when none does or their batch failed; answered once it is committed.
  */
-export function savePageWithOthers(db: Db, save: PageSave): Promise<SaveResult> {
-  let write = writersByDb.get(db);
-  if (!write) {
-    write = batchedWrites<PageSave, SaveResult>({
-      keyOf: (s) => s.submissionId,
-      maxBatch: MAX_BATCH,
-      maxInFlight: MAX_IN_FLIGHT,
-      one: (s) => savePage(db, s),
-      many: (saves) => savePages(db, saves),
-    });
-    writersByDb.set(db, write);
-  }
-  return write(save);
-}
+export const savePageWithOthers = batchedWritesPerDb<PageSave, SaveResult>((db) => ({
+  keyOf: (s) => s.submissionId,
+  maxBatch: MAX_BATCH,
+  maxInFlight: MAX_IN_FLIGHT,
+  one: (s) => savePage(db, s),
+  many: (saves) => savePages(db, saves),
+}));

@@ -5,8 +5,7 @@
  * (server/db/batchedWrites.ts) by ./entries.ts createSubmissions — each still decided on its own
  * before (its survey, channel and limits) and answered with its own result after, once committed.
  */
-import type { Db } from '../db/open';
-import { batchedWrites } from '../db/batchedWrites';
+import { batchedWritesPerDb } from '../db/batchedWrites';
 import { createSubmission, createSubmissions, type CreationResult, type SubmissionCreation } from './entries';
 
 /** Starts a batch at most: bounds the statement's parameter and its locks. */
@@ -14,21 +13,12 @@ const MAX_BATCH = 32;
 /** Batches in flight at once: the database works on one while the next gathers. */
 const MAX_IN_FLIGHT = 2;
 
-const writersByDb = new WeakMap<Db, (creation: SubmissionCreation) => Promise<CreationResult>>();
-
 /** A start's creation, written with the others that arrive with it, or alone when none does or their batch failed. */
-export function createSubmissionWithOthers(db: Db, creation: SubmissionCreation): Promise<CreationResult> {
-  let write = writersByDb.get(db);
-  if (!write) {
-    write = batchedWrites<SubmissionCreation, CreationResult>({
-      // Each start has a token of its own.
-      keyOf: (c) => c.values.tokenHash,
-      maxBatch: MAX_BATCH,
-      maxInFlight: MAX_IN_FLIGHT,
-      one: ({ values, limits, now, firstPage, settingsVersion }) => createSubmission(db, values, limits, now, { firstPage, settingsVersion }),
-      many: (creations) => createSubmissions(db, creations),
-    });
-    writersByDb.set(db, write);
-  }
-  return write(creation);
-}
+export const createSubmissionWithOthers = batchedWritesPerDb<SubmissionCreation, CreationResult>((db) => ({
+  // Each start has a token of its own.
+  keyOf: (c) => c.values.tokenHash,
+  maxBatch: MAX_BATCH,
+  maxInFlight: MAX_IN_FLIGHT,
+  one: ({ values, limits, now, firstPage, settingsVersion }) => createSubmission(db, values, limits, now, { firstPage, settingsVersion }),
+  many: (creations) => createSubmissions(db, creations),
+}));

@@ -1,15 +1,16 @@
 /**
- * A page save is acknowledged only once it is committed, batched or not
- * (server/participant/batchedSaves.ts): the real server process (server/start.mjs, as `npm start`
- * runs it) on this project's database takes many participants' saves at once and is killed (-9)
- * in the middle of them; every save it had answered 200 is in the database afterwards — the
- * answers, the page marked answered and the next page's entry it named.
+ * A start and a page save are acknowledged only once they are committed, batched or not
+ * (server/participant/batchedStarts.ts, batchedSaves.ts): the real server process
+ * (server/start.mjs, as `npm start` runs it) on this project's database takes many participants'
+ * starts and saves at once and is killed (-9) in the middle of them; every start it had answered
+ * 201 is in the database afterwards with the first page's entry it named, and every save it had
+ * answered 200 — the answers, the page marked answered and the next page's entry it named.
  */
 import { describe, expect, it } from 'vitest';
 import { inArray } from 'drizzle-orm';
 import { openDatabase, type Db } from '../../../server/db/open';
 import { createScratchDatabase } from '../../../server/db/scratch';
-import { oFormContainerEntries, oFormFieldEntries } from '../../../server/db/schema';
+import { oFormContainerEntries, oFormFieldEntries, oFormSubmissions } from '../../../server/db/schema';
 import { seed } from '../../../server/seed';
 import { phiCipher, resolvePhiKey } from '../../../server/security/phi';
 import { openAnswer } from '../../../server/security/sealedAnswer';
@@ -73,12 +74,14 @@ describe(`page saves across a kill -9 (${kind})`, () => {
     const on = participantOf(server);
 
     const acknowledged: Acknowledged[] = [];
+    const started: { submissionId: number; firstEntryId: number }[] = [];
     let killed = false;
     // Each client runs the survey's first two pages again and again, until its server is gone.
     const client = async (c: number) => {
       for (let i = 0; !killed; i++) {
         try {
           const run = await startSubmission(on, f, { withFirstPage: true });
+          started.push({ submissionId: Number(run.submissionId), firstEntryId: Number(run.firstEntryId) });
           const p1 = await answerPage(on, run.token, run.firstEntryId, { q_choice: 'yes' });
           if (p1.status !== 200) throw new Error(`p1 answered ${p1.status}`);
           acknowledged.push({ entryId: Number(run.firstEntryId), nextEntryId: Number(p1.meta.nextContainerEntryId), answers: { q_choice: 'yes' } });
@@ -136,6 +139,16 @@ describe(`page saves across a kill -9 (${kind})`, () => {
       });
       expect(missing).toEqual([]);
       expect(answered.length).toBeGreaterThanOrEqual(ENOUGH);
+      const runIds = started.map((s) => s.submissionId);
+      const firstPageIds = started.map((s) => s.firstEntryId);
+      const runs = new Set((await db.select({ id: oFormSubmissions.id }).from(oFormSubmissions).where(inArray(oFormSubmissions.id, runIds))).map((r) => r.id));
+      const firstPages = await db
+        .select({ id: oFormContainerEntries.id, submissionId: oFormContainerEntries.submissionId })
+        .from(oFormContainerEntries)
+        .where(inArray(oFormContainerEntries.id, firstPageIds));
+      const firstPageOf = new Map(firstPages.map((e) => [e.id, e.submissionId]));
+      expect(started.filter((s) => !runs.has(s.submissionId) || firstPageOf.get(s.firstEntryId) !== s.submissionId)).toEqual([]);
+      expect(started.length).toBeGreaterThanOrEqual(ENOUGH / 2);
     } finally {
       await database.close();
     }
