@@ -11,7 +11,7 @@
  * where any script of the partner's page can read it: from then on the token opens only the
  * run's outcome, and its entries, answers, sites and contact answer 404 the same way.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { SUBMISSION_TOKEN_HEADER, SUBMISSION_TOKEN_META } from '@core/participant/wire';
@@ -25,6 +25,7 @@ import { parseJsonColumn } from '../db/rows';
 import { mediaChannels, oFormContainerEntries, oFormSubmissions, oForms } from '../db/schema';
 import { NotFound, Unauthenticated } from '../errors';
 import { regionOfLocale } from './sites';
+import { pooledRandomBytes } from '../security/randomPool';
 
 /** SPEC section 8: what a call without its token answers (401). */
 export const MISSING_TOKEN = {
@@ -57,7 +58,7 @@ export const hashToken = (token: string): string => createHash('sha256').update(
 
 /** A fresh token and the hash to store; the token itself goes only into the response header. */
 export function issueToken(): { token: string; hash: string } {
-  const token = randomBytes(32).toString('base64url');
+  const token = pooledRandomBytes(32).toString('base64url');
   return { token, hash: hashToken(token) };
 }
 

@@ -10,6 +10,7 @@
  * the previous key can go.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { pooledRandomBytes } from './randomPool';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -53,7 +54,7 @@ export function phiCipher(key: Buffer, previous: readonly Buffer[] = []): PhiCip
     currentPrefix: `${PREFIX}.${keyId}.`,
     keyIdOf,
     seal(plaintext) {
-      const iv = randomBytes(12);
+      const iv = pooledRandomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', key, iv);
       const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
       return [PREFIX, keyId, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join('.');
