@@ -95,6 +95,30 @@ const madePageColumns = {
   pageChildren: sql<unknown>`(select json_agg(json_build_array(id, container_id) order by id) from kids)`,
 };
 
+/**
+ * pageEntryCtes for a batch: `page` (each run's next page's entry, in the batch's order) and
+ * `kids` (one child entry per child container under it), from `runs`, a CTE with columns n,
+ * submission_id, page_id (null: no next page) and child_container_ids.
+ */
+function batchPageEntryCtes(db: Db, runs: SQL) {
+  const page = db.$with('page', { id: sql<number>`id` }).as(sql`
+    insert into ${oFormContainerEntries} (submission_id, container_id)
+    select r.submission_id, r.page_id from ${runs} r where r.page_id is not null order by r.n
+    returning id, submission_id, container_id`);
+  const kids = db.$with('kids', { id: sql<number>`id` }).as(sql`
+    insert into ${oFormContainerEntries} (submission_id, container_id, parent_id)
+    select p.submission_id, c.id, p.id from page p join ${runs} r on r.submission_id = p.submission_id, unnest(r.child_container_ids) with ordinality as c(id, k)
+    order by p.id, c.k
+    returning id, submission_id, container_id`);
+  return { page, kids };
+}
+
+/** The entries batchPageEntryCtes made for the run `submissionId` (a column of the row): read them with madePage. */
+const batchMadePageColumns = (submissionId: SQL) => ({
+  pageEntryId: sql<number | null>`(select p.id from page p where p.submission_id = ${submissionId})`.mapWith((v: unknown) => (v === null ? null : Number(v))),
+  pageChildren: sql<unknown>`(select json_agg(json_build_array(k.id, k.container_id) order by k.id) from kids k where k.submission_id = ${submissionId})`,
+});
+
 /** A page entry made in a statement: its id, and its child entries' ids with their containers. */
 export interface MadePage {
   id: number;
@@ -295,26 +319,19 @@ const createSubmissionsQuery = preparedQuery((db) => {
     select d.o_form_id, d.media_channel_id, d.language, d.language_id, d.media_channel_url, d.utm, d.hidden_fields, d.token_hash, d.client_match, d.retake
     from decided d where not d.paused order by d.n
     returning *`);
-  const page = db.$with('page', { id: sql<number>`id` }).as(sql`
-    insert into ${oFormContainerEntries} (submission_id, container_id)
-    select m.id, s.page_id from made m join starts s on s.token_hash = m.token_hash where s.page_id is not null order by s.n
-    returning id, submission_id, container_id`);
-  const kids = db.$with('kids', { id: sql<number>`id` }).as(sql`
-    insert into ${oFormContainerEntries} (submission_id, container_id, parent_id)
-    select p.submission_id, c.id, p.id from page p join made m on m.id = p.submission_id join starts s on s.token_hash = m.token_hash,
-      unnest(s.child_container_ids) with ordinality as c(id, k)
-    order by p.id, c.k
-    returning id, submission_id, container_id`);
+  // The runs made, with the first page each start asked for.
+  const next = db.$with('next', { n: sql<number>`n` }).as(sql`
+    select s.n, m.id as submission_id, s.page_id, s.child_container_ids from made m join starts s on s.token_hash = m.token_hash`);
+  const { page, kids } = batchPageEntryCtes(db, sql`next`);
   return db
-    .with(starts, fresh, checks, hits, over, decided, made, page, kids)
+    .with(starts, fresh, checks, hits, over, decided, made, next, page, kids)
     .select({
       n: sql<number>`s.n`.mapWith(Number),
       stale: sql<boolean>`not exists (select 1 from fresh f where f.n = s.n)`,
       limited: sql<boolean>`exists (select 1 from over o where o.n = s.n)`,
       paused: sql<boolean>`coalesce((select d.paused from decided d where d.n = s.n), false)`,
       submission: madeColumns,
-      pageEntryId: sql<number | null>`(select p.id from page p where p.submission_id = made.id)`.mapWith((v: unknown) => (v === null ? null : Number(v))),
-      pageChildren: sql<unknown>`(select json_agg(json_build_array(k.id, k.container_id) order by k.id) from kids k where k.submission_id = made.id)`,
+      ...batchMadePageColumns(sql`made.id`),
     })
     .from(sql`starts s left join made on made.token_hash = s.token_hash`)
     .orderBy(sql`s.n`)
@@ -471,25 +488,14 @@ const savePagesQuery = preparedQuery((db) => {
     select a.entry_id, a.field_id, a.value, a.sealed from answers a
     on conflict (container_entry_id, field_id) do update set field_value = excluded.field_value, sealed_value = excluded.sealed_value, created = excluded.created
     returning id`);
-  const page = db.$with('page', { id: sql<number>`id` }).as(sql`
-    insert into ${oFormContainerEntries} (submission_id, container_id)
-    select ok.submission_id, ok.page_id from ok where ok.page_id is not null order by ok.n
-    returning id, submission_id, container_id`);
-  const kids = db.$with('kids', { id: sql<number>`id` }).as(sql`
-    insert into ${oFormContainerEntries} (submission_id, container_id, parent_id)
-    select p.submission_id, c.id, p.id from page p join ok on ok.submission_id = p.submission_id, unnest(ok.child_container_ids) with ordinality as c(id, k)
-    order by p.id, c.k
-    returning id, submission_id, container_id`);
+  const { page, kids } = batchPageEntryCtes(db, sql`ok`);
   return db
     .with(saves, checks, hits, over, before, locked, counted, ok, answered, answers, gone, saved, page, kids)
     .select({
       n: sql<number>`s.n`.mapWith(Number),
       limited: sql<boolean>`exists (select 1 from over o where o.n = s.n)`,
       saved: sql<boolean>`exists (select 1 from locked l where l.id = s.submission_id)`,
-      pageEntryId: sql<number | null>`(select p.id from page p where p.submission_id = s.submission_id)`.mapWith((v: unknown) =>
-        v === null ? null : Number(v),
-      ),
-      pageChildren: sql<unknown>`(select json_agg(json_build_array(k.id, k.container_id) order by k.id) from kids k where k.submission_id = s.submission_id)`,
+      ...batchMadePageColumns(sql`s.submission_id`),
       channelLocale: sql<string | null>`(select mc.locale from locked l join ${mediaChannels} mc on mc.id = l.media_channel_id where l.id = s.submission_id)`,
     })
     .from(sql`saves s`)
