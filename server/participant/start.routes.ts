@@ -1,6 +1,5 @@
 /** GET /api/o-forms/participant-start: what the widget runs for a channel, screener or survey identity. */
 import { SURVEY_IDENTITY } from '@core/model/screenerSurvey';
-import { DEFAULT_CHANNEL_LOCALE, localeRegion } from '@core/model/channelLocale';
 import type { ParticipantAnswer } from '@core/participant/responses';
 import { nowOf, type Deps } from '../context';
 import { offeredRunEngagements } from './qualification';
@@ -14,6 +13,7 @@ import { outcomeMessages } from './messages';
 import { notActiveRun } from './notActiveRun';
 import { findChannelById, loadSurvey, pageDocument, resolveStart, screenerStyles, surveyLanguages, type ChannelRow } from './runSurvey';
 import { participantCall } from './callDescription';
+import { regionOfChannel } from './sites';
 
 /** What to start: a channel, a screener or a survey identity (at least one), and a language. */
 const START_QUERY = {
@@ -73,7 +73,7 @@ export function participantStartRoutes(app: ParticipantApp, deps: Deps) {
         return sendDocument(c, { meta: { runnable: false, outcome: 'notActive', messages, ...problem, ...lead } } satisfies ParticipantAnswer<'start'>);
       }
       const languages = await surveyLanguages(db, target.form.id);
-      const region = localeRegion(channel?.locale ?? DEFAULT_CHANNEL_LOCALE);
+      const region = regionOfChannel(channel);
       const survey = await loadSurvey(db, target.form);
       const first = survey.pages[0];
       const styles = target.screenerId === null ? undefined : await screenerStyles(db, target.screenerId);
