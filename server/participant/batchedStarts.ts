@@ -19,6 +19,6 @@ export const createSubmissionWithOthers = batchedWritesPerDb<SubmissionCreation,
   keyOf: (c) => c.values.tokenHash,
   maxBatch: MAX_BATCH,
   maxInFlight: MAX_IN_FLIGHT,
-  one: ({ values, limits, now, firstPage, settingsVersion }) => createSubmission(db, values, limits, now, { firstPage, settingsVersion }),
+  one: (creation) => createSubmission(db, creation),
   many: (creations) => createSubmissions(db, creations),
 }));

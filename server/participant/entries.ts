@@ -245,19 +245,7 @@ const createSubmissionAndPageQuery = preparedQuery(submissionStatement(true));
  * flagged possible_retake. It is counted in its channel's figures only once its participant saves
  * a page (savePage): a run is started then, for the channel's figures as for the funnel.
  */
-export async function createSubmission(
-  db: Db,
-  values: SubmissionValues,
-  limits: Limits,
-  now: Date,
-  options: {
-    /** The first page's entry and its children's, made with it. */
-    firstPage?: { pageId: number; childContainerIds: readonly number[] } | null;
-    /** The participant settings version the start was decided on; null: write whatever it is now. */
-    settingsVersion?: number | null;
-  } = {},
-): Promise<CreationResult> {
-  const { firstPage = null, settingsVersion = null } = options;
+export async function createSubmission(db: Db, { values, limits, now, firstPage, settingsVersion }: SubmissionCreation): Promise<CreationResult> {
   const pageParams = firstPage ? { pageId: firstPage.pageId, childContainerIds: intArray(firstPage.childContainerIds) } : {};
   const [row] = await (firstPage ? createSubmissionAndPageQuery : createSubmissionQuery)(db).execute({
     ...pageParams,
@@ -278,12 +266,14 @@ export async function createSubmission(
   return creationResult(row);
 }
 
-/** A start's creation (createSubmission's arguments), for createSubmissions. */
+/** A start's creation: what createSubmission (and createSubmissions, for many) write. */
 export interface SubmissionCreation {
   values: SubmissionValues;
   limits: Limits;
   now: Date;
+  /** The first page's entry and its children's, made with it. */
   firstPage: { pageId: number; childContainerIds: readonly number[] } | null;
+  /** The participant settings version the start was decided on; null: write whatever it is now. */
   settingsVersion: number | null;
 }
 
