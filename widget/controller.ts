@@ -115,17 +115,31 @@ export function createController(options: ControllerOptions): Controller {
   // Page timing: the page on screen and since when. It rides in the page's save (one request per
   // Next); a page left without one (Back, an outcome) sends it on its own once left.
   let shown: { id: string; at: string; saved?: boolean } | null = null;
+  /**
+   * A page left by its save (or by the submission's creation that saves it), with its timing.
+   * Marked saved before the answer, as far as its own timing call goes: a page that cannot end
+   * the run shows the next one at once; unmarked when the answer did not save it.
+   */
+  const leaving = async <T>(send: (timing: { start: string; stop: string } | null) => Promise<T>, saved: (got: T) => boolean | undefined) => {
+    const left = shown;
+    if (left) left.saved = true;
+    const got = await send(left && { start: left.at, stop: new Date().toISOString() });
+    if (left) left.saved = saved(got);
+    return got;
+  };
   const transport: WidgetTransport = {
     ...base,
-    async saveAnswers(entryId, answers) {
-      const left = shown;
-      // Left by its save as far as its own timing call goes, before the answer: a page that
-      // cannot end the run shows the next one at once (false again when the save is refused).
-      if (left) left.saved = true;
-      const got = await base.saveAnswers(entryId, answers, left && { start: left.at, stop: new Date().toISOString() });
-      if (left) left.saved = got.ok;
-      return got;
-    },
+    saveAnswers: (entryId, answers) =>
+      leaving(
+        (timing) => base.saveAnswers(entryId, answers, timing),
+        (got) => got.ok,
+      ),
+    // The first page's answers and timing go with the submission's creation, kept there when saved.
+    createSubmission: (survey, language, page, answers) =>
+      leaving(
+        (timing) => base.createSubmission(survey, language, page, answers, timing),
+        (made) => made.saved?.ok,
+      ),
     async loadSurvey(identity) {
       try {
         const survey = await base.loadSurvey(identity);

@@ -32,6 +32,40 @@ export const UtmAttributes = v.strictObject(
   'Campaign parameters are utm_source, utm_medium, utm_campaign, utm_term and utm_content only.',
 );
 
+/** One answer as sent: numbers arrive as text. */
+export const AnswerValue = v.union(
+  [
+    v.pipe(v.string(), v.maxLength(10_000, message('max', { length: 10_000 }))),
+    v.pipe(v.number(), v.finite(), v.transform(String)),
+    v.boolean(),
+    v.null(),
+    v.pipe(v.array(v.pipe(v.string(), v.maxLength(200, message('max', { length: 200 })))), v.maxLength(200)),
+  ],
+  'An answer is a text, a number, true or false, null, or a list of option values.',
+);
+
+const isoDateTime = () =>
+  v.pipe(
+    v.string(message('date_format')),
+    v.check((s) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}T/.test(s), 'Use an ISO date and time (2024-01-31T12:00:00Z).'),
+    v.transform((s) => new Date(s)),
+  );
+
+/** When a page was shown and left, as the participant's browser saw it. */
+export const PageTiming = v.pipe(
+  v.object({ start: isoDateTime(), stop: isoDateTime() }, 'Give the timing as {start, stop}.'),
+  v.forward(
+    v.check((t) => t.stop.getTime() >= t.start.getTime(), 'The stop must not be before the start.'),
+    ['stop'],
+  ),
+);
+
+/** A page's answers by question identity. */
+export const PageAnswers = v.pipe(
+  v.record(v.string(), AnswerValue),
+  v.check((a) => Object.keys(a).length <= 500, 'Too many answers.'),
+);
+
 const HIDDEN_FIELDS_INVALID = 'Hidden fields are an object of at most 50 names, each with its text.';
 
 /** POST /o-form-submissions: a run of a survey version, through a channel when one is named. */
@@ -69,6 +103,13 @@ export const SubmissionAttributes = v.object({
    * and answered as meta.containerEntryId (the first Next then costs one call fewer).
    */
   oFormContainerId: v.optional(v.nullable(participantId()), null),
+  /**
+   * That first page's answers and timing, saved with the submission (with oFormContainerId only):
+   * the first Next is then one request. Answered as meta.pageSaved, or left to the page's own
+   * save when they are refused.
+   */
+  answers: v.optional(v.nullable(PageAnswers), null),
+  timing: v.nullish(PageTiming),
 });
 
 /**
@@ -90,44 +131,13 @@ export const EntryAttributes = v.object({
   parentId: v.optional(v.nullable(participantId()), null),
 });
 
-/** One answer as sent: numbers arrive as text. */
-export const AnswerValue = v.union(
-  [
-    v.pipe(v.string(), v.maxLength(10_000, message('max', { length: 10_000 }))),
-    v.pipe(v.number(), v.finite(), v.transform(String)),
-    v.boolean(),
-    v.null(),
-    v.pipe(v.array(v.pipe(v.string(), v.maxLength(200, message('max', { length: 200 })))), v.maxLength(200)),
-  ],
-  'An answer is a text, a number, true or false, null, or a list of option values.',
-);
-
-const isoDateTime = () =>
-  v.pipe(
-    v.string(message('date_format')),
-    v.check((s) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}T/.test(s), 'Use an ISO date and time (2024-01-31T12:00:00Z).'),
-    v.transform((s) => new Date(s)),
-  );
-
-/** When a page was shown and left, as the participant's browser saw it. */
-export const PageTiming = v.pipe(
-  v.object({ start: isoDateTime(), stop: isoDateTime() }, 'Give the timing as {start, stop}.'),
-  v.forward(
-    v.check((t) => t.stop.getTime() >= t.start.getTime(), 'The stop must not be before the start.'),
-    ['stop'],
-  ),
-);
-
 /**
  * POST (or PATCH) /o-form-submission-page/{entryId} and its preview: a page's answers by question
  * identity, and how long the page was on screen (kept as the page's timing once the save is
  * stored: one request per Next; the preview ignores it).
  */
 export const PageAnswersAttributes = v.object({
-  answers: v.pipe(
-    v.record(v.string(), AnswerValue),
-    v.check((a) => Object.keys(a).length <= 500, 'Too many answers.'),
-  ),
+  answers: PageAnswers,
   timing: v.nullish(PageTiming),
 });
 

@@ -140,6 +140,26 @@ export type StartMeta = v.InferOutput<typeof StartDocument>['meta'];
 export const ViewCountedDocument = v.strictObject({ meta: v.strictObject({ counted: v.boolean() }) });
 
 // ---------------------------------------------------------------------------------------------
+// A page's answers saved: what PATCH /o-form-submission-page/{entryId} and its preview answer, and
+// what the submission's creation answers when it carried its first page's answers
+
+export const PageSavedMeta = v.strictObject({
+  success: v.literal(true),
+  /** The next page; null when the survey ends. */
+  nextContainerIdentity: maybeText,
+  /** The next page's entry, made with the save (null in preview). */
+  nextContainerEntryId: maybeText,
+  /** The survey an option's transition hands over to, else null. */
+  nextOFormIdentity: maybeText,
+  /**
+   * The next page with its questions (the containers route's document), so a Next is one round
+   * trip; null when the survey ends or hands over.
+   */
+  nextPage: v.nullable(PageDocument),
+});
+export type PageSavedMeta = v.InferOutput<typeof PageSavedMeta>;
+
+// ---------------------------------------------------------------------------------------------
 // POST /o-form-submissions
 
 export const Submission = resource(SUBMISSION_TYPE, {
@@ -152,8 +172,15 @@ export const Submission = resource(SUBMISSION_TYPE, {
   created: text,
 });
 export type Submission = v.InferOutput<typeof Submission>;
-/** meta.containerEntryId: the first page's entry, when the start asked to open it. */
-export const SubmissionCreatedDocument = v.strictObject({ data: Submission, meta: v.optional(v.strictObject({ containerEntryId: text })) });
+/**
+ * meta.containerEntryId: the first page's entry, when the start asked to open it; meta.pageSaved:
+ * its answers saved, when the start carried them and they were not refused (the page's own save
+ * answers their problems).
+ */
+export const SubmissionCreatedDocument = v.strictObject({
+  data: Submission,
+  meta: v.optional(v.strictObject({ containerEntryId: text, pageSaved: v.optional(PageSavedMeta) })),
+});
 /**
  * Nothing runs there: no run, the notActive texts; where the screener asks contact fields, the
  * submission made at notActive that its lead form is left through (its token in the header).
@@ -193,24 +220,7 @@ export const EntryAnswersDocument = v.strictObject({
 });
 export type EntryAnswersMeta = v.InferOutput<typeof EntryAnswersDocument>['meta'];
 
-// ---------------------------------------------------------------------------------------------
-// PATCH /o-form-submission-page/{entryId} and /o-form-submission-page-preview/{pageId}
-
-export const PageSavedMeta = v.strictObject({
-  success: v.literal(true),
-  /** The next page; null when the survey ends. */
-  nextContainerIdentity: maybeText,
-  /** The next page's entry, made with the save (null in preview). */
-  nextContainerEntryId: maybeText,
-  /** The survey an option's transition hands over to, else null. */
-  nextOFormIdentity: maybeText,
-  /**
-   * The next page with its questions (the containers route's document), so a Next is one round
-   * trip; null when the survey ends or hands over.
-   */
-  nextPage: v.nullable(PageDocument),
-});
-export type PageSavedMeta = v.InferOutput<typeof PageSavedMeta>;
+// PATCH /o-form-submission-page/{entryId} and /o-form-submission-page-preview/{pageId}: PageSavedMeta above.
 export const PageSavedDocument = v.strictObject({ meta: PageSavedMeta });
 
 const ErrorObject = v.strictObject({

@@ -18,7 +18,7 @@ import { pageAttribution } from './attribution';
 import { bodyOf, createParticipantCaller, type ParticipantCallOptions, type ParticipantCaller } from './call';
 import { HttpError } from './httpError';
 import type { ContactBody, EntryBody, LeadBody, PageAnswersBody, PageMetricBody, SanitizationBody, SubmissionBody } from './requests';
-import type { ParticipantAnswer } from './responses';
+import type { PageSavedMeta, ParticipantAnswer } from './responses';
 import { fetchPage, pageOf, startCalls, type StartCalls, type StartOptions } from './start';
 import { CONTACT_TYPE, ENTRY_TYPE, LEAD_CONTACT_TYPE, PAGE_ANSWERS_TYPE, PAGE_METRIC_TYPE, SANITIZATION_TYPE, SUBMISSION_TYPE } from './wire';
 
@@ -51,13 +51,13 @@ export function createParticipantTransport(
   const e = encodeURIComponent;
   let submission: string | null = null;
 
+  const saved = ({ nextPage, ...meta }: PageSavedMeta): SaveResult => ({ ok: true, ...meta, nextPage: nextPage && pageOf(nextPage) });
+
   const answering = async (path: string, id: string, answers: Answers, timing?: { start: string; stop: string } | null): Promise<SaveResult> => {
     // A question never touched (undefined) is not sent: the JSON writer (./jsonText.ts) leaves undefined members out (so is no timing).
     const attributes = { answers, timing } as PageAnswersBody;
     const got = await call(path, 'pageSaved', { data: { type: PAGE_ANSWERS_TYPE, id, attributes } });
-    if (!got.ok) return got;
-    const { nextPage, ...meta } = got.body.meta;
-    return { ok: true, ...meta, nextPage: nextPage && pageOf(nextPage) };
+    return got.ok ? saved(got.body.meta) : got;
   };
 
   /**
@@ -83,10 +83,10 @@ export function createParticipantTransport(
   return {
     ...startCalls(caller, options),
 
-    async createSubmission(survey, language, firstPage) {
+    async createSubmission(survey, language, firstPage, answers, timing) {
       // Only the page's origin and path and its campaign parameters leave the browser.
       const page = options.pageUrl === undefined ? null : pageAttribution(options.pageUrl);
-      const attributes: SubmissionBody = {
+      const attributes = {
         oFormId: survey.id,
         mediaChannelId: channel,
         language,
@@ -94,11 +94,15 @@ export function createParticipantTransport(
         ...(page && Object.keys(page.utm).length ? { utm: page.utm } : {}),
         ...(options.fields ? { fields: options.fields } : {}),
         oFormContainerId: firstPage?.id,
-      };
+        // Undefined members are left out by the JSON writer (./jsonText.ts).
+        answers,
+        timing,
+      } as SubmissionBody;
       const doc = bodyOf(await call('/o-form-submissions', 'submission', { data: { type: SUBMISSION_TYPE, attributes } }));
       if (doc.data === null) throw new OutcomeReached(doc.meta);
       submission = doc.data.id;
-      return { submissionId: submission, entryId: doc.meta?.containerEntryId };
+      const first = doc.meta?.pageSaved;
+      return { submissionId: submission, entryId: doc.meta?.containerEntryId, saved: first && saved(first) };
     },
 
     page: (survey, identity) => fetchPage(caller, survey, `identity=${e(identity)}`),

@@ -314,8 +314,18 @@ export type SaveResult =
 /** What the runner needs from the server; the participant API (or a fake in tests) provides it. */
 export interface RunnerTransport {
   loadSurvey(identity: string): Promise<RunnerSurvey>;
-  /** With `firstPage` (the survey's first page), its entry is opened with the submission when the server answers `entryId`. */
-  createSubmission(survey: RunnerSurvey, language?: string, firstPage?: RunnerPage): Promise<{ submissionId: string; entryId?: string }>;
+  /**
+   * With `firstPage` (the survey's first page), its entry is opened with the submission when the
+   * server answers `entryId`; with its `answers` too (and its `timing`), they are saved with it
+   * when the server answers `saved` (else they go in the page's own save).
+   */
+  createSubmission(
+    survey: RunnerSurvey,
+    language?: string,
+    firstPage?: RunnerPage,
+    answers?: Answers,
+    timing?: { start: string; stop: string } | null,
+  ): Promise<{ submissionId: string; entryId?: string; saved?: SaveResult }>;
   firstPage(survey: RunnerSurvey): Promise<RunnerPage>;
   page(survey: RunnerSurvey, identity: string): Promise<RunnerPage>;
   /** A page entry (the parent, then its child) in the submission. */

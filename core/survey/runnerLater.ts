@@ -153,18 +153,16 @@ export function createRunMoves(context: RunContext): RunMoves {
       const step = async () => {
         // Read again on a retry: the entry may have been made before the failure.
         let entryId = currentVisit(state().history)?.entryId;
+        let saved: SaveResult | undefined;
         if (!preview && !entryId) {
-          // The first answered page: the submission and this page's entry (made with it when the
-          // server can), then its answers.
-          if (context.submissionId === null) {
-            const made = await transport.createSubmission(survey, state().language, page);
-            context.submissionId = made.submissionId;
-            entryId = made.entryId;
-          }
+          // The first answered page: the submission, this page's entry and its answers (made and
+          // saved with it when the server can: the first Next in one request).
+          if (context.submissionId === null)
+            ({ submissionId: context.submissionId, entryId, saved } = await transport.createSubmission(survey, state().language, page, answers));
           entryId ??= (await transport.createEntry(context.submissionId, page)).entryId;
           set({ history: [...state().history.slice(0, -1), { page: page.identity, entryId }] });
         }
-        await advance(survey, preview || !entryId ? await transport.previewAnswers(page, answers) : await transport.saveAnswers(entryId, answers));
+        await advance(survey, saved ?? (preview || !entryId ? await transport.previewAnswers(page, answers) : await transport.saveAnswers(entryId, answers)));
       };
       const ahead = page.next;
       const entryId = here.entryId;

@@ -2,7 +2,8 @@
  * POST (or PATCH) /api/o-forms/o-form-submission-page/:id: a page's answers, stored and followed to
  * the next page. The widget POSTs: with the token in the body that is a CORS simple request, one
  * request per Next on a partner's page; PATCH answers the same, as it always has. The page's
- * timing rides in the same body (`attributes.timing`), so a Next is one request.
+ * timing rides in the same body (`attributes.timing`), so a Next is one request. The rules of a
+ * save are ./pageSave.ts.
  */
 import { participantCall, type ParticipantCall, type ParticipantCallEnv } from './callDescription';
 import { PageAnswersAttributes } from '@core/participant/requests';
@@ -15,21 +16,19 @@ import { windowOf } from '../http/rateLimit';
 import { sendDocument } from '../http/serialize';
 import { answerTargetForToken, MISSING_TOKEN, tokenOf } from './access';
 import {
-  addressLimitKey,
   answerProblemsResponse,
-  channelLimitKey,
   countedChecks,
   enforceLimits,
   limitExceeded,
   SUBMISSION_COMPLETED,
   unlessEnded,
   hasEnded,
-  type LimitCheck,
+  pageLimitChecks,
   type ParticipantApp,
 } from './api';
 import { assertChannelOfRequest } from './cors';
-import { storePageAnswers } from './pageAnswers';
-import { answerProblems, fieldsOfPage, loadSurvey, nextAfter, pageDocument, recordPageMetric } from './runSurvey';
+import { savePage } from './pageSave';
+import { loadSurvey } from './runSurvey';
 import { phiOf } from '../security/phi';
 
 export function participantOFormSubmissionPageRoutes(app: ParticipantApp, deps: Deps) {
@@ -51,10 +50,7 @@ export function participantOFormSubmissionPageRoutes(app: ParticipantApp, deps: 
     const { submission } = found;
     assertChannelOfRequest(c, deps, submission.mediaChannelId);
     const now = nowOf(deps);
-    const limitChecks: LimitCheck[] = [
-      { key: addressLimitKey(deps, c, 'pages'), limit: limits.pagesPerAddress },
-      { key: channelLimitKey('pages', submission.mediaChannelId), limit: limits.pagesPerChannel },
-    ];
+    const limitChecks = pageLimitChecks(deps, c, submission.mediaChannelId);
     // A valid answer counts against the limits inside its save (one statement); every other
     // outcome counts here first, so a refused call is counted as before and may answer 429.
     // The status read may be what this process kept from before the run ended: an ended run's
@@ -69,45 +65,20 @@ export function participantOFormSubmissionPageRoutes(app: ParticipantApp, deps: 
     const { page: pageEntry } = found;
     const survey = await loadSurvey(db, found.form);
     const page = survey.pages.find((p) => p.id === pageEntry.containerId) ?? (await refused(notFound('page')));
-    const fields = fieldsOfPage(survey, page.id);
-    // A ZIP question takes the postal codes of the channel's region (kept with the run's entry).
-    const region = fields.some((f) => f.type === 'zip') ? found.region : undefined;
-    const problems = answerProblems(fields, answers, submission.language, now, region);
-    if (Object.keys(problems).length > 0) {
-      await enforceLimits(db, c, now, limits.windowSeconds, limitChecks);
-      if (await hasEnded(db, submission.id)) throw notFound('page entry');
-      return answerProblemsResponse(c, problems);
-    }
-
-    const next = nextAfter(survey, page, answers);
     const window = windowOf(limits.windowSeconds, now.getTime());
-    const saved = await storePageAnswers(db, phi, found, survey, page, answers, next.page, {
+    const saved = await savePage(db, phi, found, survey, page, answers, timing, now, {
       windowStart: window.windowStart,
       checks: countedChecks(limitChecks),
     });
+    if (saved.status === 'problems') {
+      await enforceLimits(db, c, now, limits.windowSeconds, limitChecks);
+      if (await hasEnded(db, submission.id)) throw notFound('page entry');
+      return answerProblemsResponse(c, saved.problems);
+    }
     if (saved.status === 'limited') throw limitExceeded(c, window.resetAt, now);
     // The run was completed (or removed) after the entry was read: nothing was written.
     if (saved.status === 'closed') throw await unlessEnded(db, submission.id, 'page entry', conflict(SUBMISSION_COMPLETED));
-    const { nextEntryId } = saved;
-    // The page's timing rides in its save: kept once the answers are, as the timing call keeps it.
-    if (timing)
-      await recordPageMetric(db, {
-        submissionId: submission.id,
-        oFormId: found.form.id,
-        type: 'page',
-        identity: page.identity,
-        start: timing.start,
-        stop: timing.stop,
-      });
-    return sendDocument(c, {
-      meta: {
-        success: true,
-        nextContainerIdentity: next.page?.identity ?? null,
-        nextContainerEntryId: nextEntryId === null ? null : String(nextEntryId),
-        nextOFormIdentity: next.surveyIdentity,
-        nextPage: next.page && pageDocument(survey, next.page),
-      },
-    } satisfies ParticipantAnswer<'pageSaved'>);
+    return sendDocument(c, { meta: saved.meta } satisfies ParticipantAnswer<'pageSaved'>);
   };
   app.post('/o-form-submission-page/:id', participantCall(doc), save);
   app.patch('/o-form-submission-page/:id', participantCall(doc), save);

@@ -1,7 +1,7 @@
 /** POST /api/o-forms/o-form-submissions: a new submission and its access token. */
 import { keepHiddenFields, pageAttribution } from '@core/participant/attribution';
 import { SubmissionAttributes } from '@core/participant/requests';
-import type { ParticipantAnswer } from '@core/participant/responses';
+import type { PageSavedMeta, ParticipantAnswer } from '@core/participant/responses';
 import { SUBMISSION_TOKEN_HEADER } from '@core/participant/wire';
 import { nowOf, type Deps } from '../context';
 import { clientAddress } from '../http/clientAddress';
@@ -12,8 +12,10 @@ import { issueToken, rememberPageEntry, rememberSubmission } from './access';
 import {
   countedChecks,
   enforceLimits,
+  ANSWERS_WITHOUT_PAGE,
   FIRST_PAGE_ONLY,
   limitExceeded,
+  pageLimitChecks,
   runLanguage,
   submissionLimitChecks,
   submissionResource,
@@ -24,6 +26,8 @@ import {
 import { assertChannelOfRequest } from './cors';
 import { createSubmissionWithOthers } from './batchedStarts';
 import { outcomeMessages } from './messages';
+import { savePage } from './pageSave';
+import { phiOf } from '../security/phi';
 import { notActiveRun } from './notActiveRun';
 import { activeChildren, checkRunnable, loadSurvey, offeredFromColumn, type RunTarget } from './runSurvey';
 import { forgetStartFacts, keepStartFacts, startFacts } from './startFacts';
@@ -35,6 +39,7 @@ export function participantOFormSubmissionsRoutes(app: ParticipantApp, deps: Dep
   const { db, config } = deps;
   const limits = config.participantLimits;
   const matcher = contactMatcherOf(deps);
+  const phi = phiOf(deps);
 
   /** A new submission (in_progress) and its token, once, in the response header. */
   app.post(
@@ -48,6 +53,8 @@ export function participantOFormSubmissionsRoutes(app: ParticipantApp, deps: Dep
     }),
     async (c) => {
       const input = await c.var.body.read();
+      // Answers are the first page's: without it named, nothing says which page they answer.
+      if (input.answers !== null && input.oFormContainerId === null) throw invalid([{ pointer: '/data/attributes/answers', detail: ANSWERS_WITHOUT_PAGE }]);
       /**
        * Not offered: the notActive texts, and the submission its lead form is left through where
        * the screener asks contact fields (notActiveRun.ts; this call is counted against the limits already).
@@ -126,9 +133,20 @@ export function participantOFormSubmissionsRoutes(app: ParticipantApp, deps: Dep
             region,
             page: { id: created.page.id, containerId: firstPage.id, children: created.page.children },
           });
+        let pageSaved: PageSavedMeta | undefined;
+        if (created.page && survey && firstPage && input.answers !== null) {
+          const target = { submission: row, form, region, page: { id: created.page.id, containerId: firstPage.id, children: created.page.children } };
+          const saved = await savePage(db, phi, target, survey, firstPage, input.answers, input.timing, now, {
+            windowStart: window.windowStart,
+            checks: countedChecks(pageLimitChecks(deps, c, channel?.id ?? null)),
+          });
+          // Refused (its problems, a limit, the run closed): the page's own save answers why, as it always has.
+          if (saved.status === 'saved') pageSaved = saved.meta;
+        }
         c.header(SUBMISSION_TOKEN_HEADER, token);
         c.header('Cache-Control', 'no-store');
-        return sendDocument(c, { data: submissionResource(row), ...(created.page ? { meta: { containerEntryId: String(created.page.id) } } : {}) }, 201);
+        const meta = created.page ? { meta: { containerEntryId: String(created.page.id), ...(pageSaved ? { pageSaved } : {}) } } : {};
+        return sendDocument(c, { data: submissionResource(row), ...meta }, 201);
       }
     },
   );

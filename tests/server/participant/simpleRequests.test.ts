@@ -7,12 +7,13 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SUBMISSION_TOKEN_HEADER, SUBMISSION_TOKEN_META } from '@core/participant/wire';
-import { oFormContainerEntries, oFormFieldEntries, oFormPageMetrics } from '../../../server/db/schema';
+import { oFormContainerEntries, oFormPageMetrics } from '../../../server/db/schema';
 import { MISSING_TOKEN } from '../../../server/participant/access';
 import { answerPage, createParticipantFixture, runQualified, startSubmission, type ParticipantFixture } from '../../support/participantFixture';
 import type { Harness } from '../harness';
 import { secondApp, useParticipantServer } from '../participantServer';
 import { rowsWhere } from '../rowsWhere';
+import { storedAnswersOf } from '../storedAnswers';
 
 let h: Harness;
 let f: ParticipantFixture;
@@ -20,13 +21,7 @@ useParticipantServer((server) => ({ h, f } = server));
 
 const PLAIN = 'text/plain;charset=UTF-8';
 
-/** The answers stored for a submission (its field entries). */
-const answersOf = (submissionId: string) =>
-  h.db
-    .select({ id: oFormFieldEntries.id })
-    .from(oFormFieldEntries)
-    .innerJoin(oFormContainerEntries, eq(oFormContainerEntries.id, oFormFieldEntries.containerEntryId))
-    .where(eq(oFormContainerEntries.submissionId, Number(submissionId)));
+const answersOf = (submissionId: string) => storedAnswersOf(h.db, submissionId);
 
 /** A call as the widget sends it from the partner's page: text/plain, the token (if any) in the body. */
 function simple(
