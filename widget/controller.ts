@@ -5,7 +5,7 @@
  * read, and the one console error a dead end deserves.
  */
 import { chooseLanguage } from '@core/i18n/participant';
-import { createRunner, OutcomeReached } from '@core/survey/runner';
+import { createRunner, OutcomeReached, type PageTimes } from '@core/survey/runner';
 import { createParticipantCaller } from '@core/participant/call';
 import { HttpError } from '@core/participant/httpError';
 import { startCalls } from '@core/participant/start';
@@ -120,7 +120,7 @@ export function createController(options: ControllerOptions): Controller {
    * Marked saved before the answer, as far as its own timing call goes: a page that cannot end
    * the run shows the next one at once; unmarked when the answer did not save it.
    */
-  const leaving = async <T>(send: (timing: { start: string; stop: string } | null) => Promise<T>, saved: (got: T) => boolean | undefined) => {
+  const leaving = async <T>(send: (timing: PageTimes | null) => Promise<T>, saved: (got: T) => boolean | undefined) => {
     const left = shown;
     if (left) left.saved = true;
     const got = await send(left && { start: left.at, stop: new Date().toISOString() });

@@ -68,8 +68,11 @@ export const PageAnswers = v.pipe(
 
 const HIDDEN_FIELDS_INVALID = 'Hidden fields are an object of at most 50 names, each with its text.';
 
-/** POST /o-form-submissions: a run of a survey version, through a channel when one is named. */
-export const SubmissionAttributes = v.object({
+/** Answers sent with a submission's creation are its first page's: that page is named with them. */
+export const ANSWERS_WITHOUT_PAGE = "Send the first page's answers with that page's oFormContainerId.";
+
+/** POST /o-form-submissions: the attributes each on its own (ViewAttributes shares some). */
+const SubmissionFields = v.object({
   oFormId: participantId(),
   mediaChannelId: v.optional(v.nullable(participantId()), null),
   language: v.optional(v.nullable(v.pipe(v.string(), v.check(isApiIsoCode, 'Use an API language code such as en or es_MX.'))), null),
@@ -112,6 +115,15 @@ export const SubmissionAttributes = v.object({
   timing: v.nullish(PageTiming),
 });
 
+/** POST /o-form-submissions: a run of a survey version, through a channel when one is named. */
+export const SubmissionAttributes = v.pipe(
+  SubmissionFields,
+  v.forward(
+    v.check((s) => s.answers === null || s.oFormContainerId !== null, ANSWERS_WITHOUT_PAGE),
+    ['answers'],
+  ),
+);
+
 /**
  * POST /participant-views: the widget seen (at least half of it on screen), once per page load:
  * the survey it shows (its channel's current one when not named), in which language, and the
@@ -120,8 +132,8 @@ export const SubmissionAttributes = v.object({
 export const ViewAttributes = v.object({
   mediaChannelId: participantId(),
   oFormIdentity: v.optional(v.nullable(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'A survey identity is 1 to 64 letters, digits, - or _.'))), null),
-  language: SubmissionAttributes.entries.language,
-  utm: SubmissionAttributes.entries.utm,
+  language: SubmissionFields.entries.language,
+  utm: SubmissionFields.entries.utm,
 });
 
 /** POST /o-form-container-entries: a page's entry (or a child container's, under its page's entry). */
@@ -208,6 +220,8 @@ export type SubmissionBody = v.InferInput<typeof SubmissionAttributes>;
 export type ViewBody = v.InferInput<typeof ViewAttributes>;
 export type EntryBody = v.InferInput<typeof EntryAttributes>;
 export type PageAnswersBody = v.InferInput<typeof PageAnswersAttributes>;
+/** A page's timing as the server reads it (dates); the browser sends core/survey/runner.ts PageTimes. */
+export type PageTimingRead = v.InferOutput<typeof PageTiming>;
 export type SanitizationBody = v.InferInput<typeof SanitizationAttributes>;
 export type PageMetricBody = v.InferInput<typeof PageMetricAttributes>;
 export type SiteSearchBody = v.InferInput<typeof SiteSearchAttributes>;

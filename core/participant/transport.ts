@@ -13,7 +13,15 @@
  * which the widget loads first (this file follows while the first question is on screen).
  */
 import type { Answers } from '../survey/answers';
-import { OutcomeReached, type FieldErrors, type ContactTransport, type ResumeTransport, type RunnerTransport, type SaveResult } from '../survey/runner';
+import {
+  OutcomeReached,
+  type FieldErrors,
+  type PageTimes,
+  type ContactTransport,
+  type ResumeTransport,
+  type RunnerTransport,
+  type SaveResult,
+} from '../survey/runner';
 import { pageAttribution } from './attribution';
 import { bodyOf, createParticipantCaller, type ParticipantCallOptions, type ParticipantCaller } from './call';
 import { HttpError } from './httpError';
@@ -53,7 +61,7 @@ export function createParticipantTransport(
 
   const saved = ({ nextPage, ...meta }: PageSavedMeta): SaveResult => ({ ok: true, ...meta, nextPage: nextPage && pageOf(nextPage) });
 
-  const answering = async (path: string, id: string, answers: Answers, timing?: { start: string; stop: string } | null): Promise<SaveResult> => {
+  const answering = async (path: string, id: string, answers: Answers, timing?: PageTimes | null): Promise<SaveResult> => {
     // A question never touched (undefined) is not sent: the JSON writer (./jsonText.ts) leaves undefined members out (so is no timing).
     const attributes = { answers, timing } as PageAnswersBody;
     const got = await call(path, 'pageSaved', { data: { type: PAGE_ANSWERS_TYPE, id, attributes } });
@@ -86,7 +94,7 @@ export function createParticipantTransport(
     async createSubmission(survey, language, firstPage, answers, timing) {
       // Only the page's origin and path and its campaign parameters leave the browser.
       const page = options.pageUrl === undefined ? null : pageAttribution(options.pageUrl);
-      const attributes = {
+      const attributes: SubmissionBody = {
         oFormId: survey.id,
         mediaChannelId: channel,
         language,
@@ -94,10 +102,10 @@ export function createParticipantTransport(
         ...(page && Object.keys(page.utm).length ? { utm: page.utm } : {}),
         ...(options.fields ? { fields: options.fields } : {}),
         oFormContainerId: firstPage?.id,
-        // Undefined members are left out by the JSON writer (./jsonText.ts).
-        answers,
+        // Undefined members (a question never touched, no timing) are left out by the JSON writer (./jsonText.ts).
+        answers: answers as PageAnswersBody['answers'] | undefined,
         timing,
-      } as SubmissionBody;
+      };
       const doc = bodyOf(await call('/o-form-submissions', 'submission', { data: { type: SUBMISSION_TYPE, attributes } }));
       if (doc.data === null) throw new OutcomeReached(doc.meta);
       submission = doc.data.id;

@@ -311,6 +311,9 @@ export type SaveResult =
     }
   | { ok: false; errors: Record<string, string> };
 
+/** When a page was shown and left (ISO times), as the participant's browser saw it: the page's timing as sent. */
+export type PageTimes = { start: string; stop: string };
+
 /** What the runner needs from the server; the participant API (or a fake in tests) provides it. */
 export interface RunnerTransport {
   loadSurvey(identity: string): Promise<RunnerSurvey>;
@@ -324,14 +327,14 @@ export interface RunnerTransport {
     language?: string,
     firstPage?: RunnerPage,
     answers?: Answers,
-    timing?: { start: string; stop: string } | null,
+    timing?: PageTimes | null,
   ): Promise<{ submissionId: string; entryId?: string; saved?: SaveResult }>;
   firstPage(survey: RunnerSurvey): Promise<RunnerPage>;
   page(survey: RunnerSurvey, identity: string): Promise<RunnerPage>;
   /** A page entry (the parent, then its child) in the submission. */
   createEntry(submissionId: string, page: RunnerPage): Promise<{ entryId: string }>;
   /** With `timing`, when the page was shown and left: kept with the answers (one request per Next). */
-  saveAnswers(entryId: string, answers: Answers, timing?: { start: string; stop: string } | null): Promise<SaveResult>;
+  saveAnswers(entryId: string, answers: Answers, timing?: PageTimes | null): Promise<SaveResult>;
   /** Preview: where the answers lead, writing nothing. */
   previewAnswers(page: RunnerPage, answers: Answers): Promise<SaveResult>;
   sanitize(submissionId: string, entryIds: string[]): Promise<boolean>;

@@ -52,8 +52,6 @@ export const UNKNOWN_CHANNEL = chooseFromList('a media channel');
 export const UNKNOWN_PAGE = 'Choose a page of this survey.';
 /** A submission opens only its survey's first page; later pages are opened where the answers lead. */
 export const FIRST_PAGE_ONLY = "Choose the survey's first page: a submission opens only that one.";
-/** Answers sent with a submission's creation are its first page's: that page is named with them. */
-export const ANSWERS_WITHOUT_PAGE = "Send the first page's answers with that page's oFormContainerId.";
 export const SUBMISSION_COMPLETED = 'This survey has been completed; its answers can no longer change.';
 export const PAGE_NOT_ON_PATH = 'This page is not on the path your answers lead through the survey: answer the pages before it first.';
 export const NOTHING_TO_START = "Name a media channel, a screener or a survey: 'mediaChannelId', 'screenerId' or 'oFormIdentity'.";

@@ -5,6 +5,7 @@
  * carries its first page's answers (the first Next in one request).
  */
 import type { Answers } from '@core/survey/answers';
+import type { PageTimingRead } from '@core/participant/requests';
 import type { PageSavedMeta } from '@core/participant/responses';
 import type { Db } from '../db/open';
 import type { ContainerRow } from '../surveys';
@@ -13,12 +14,6 @@ import type { AnswerTarget } from './access';
 import type { Limits } from './entries';
 import { storePageAnswers } from './pageAnswers';
 import { answerProblems, fieldsOfPage, nextAfter, pageDocument, recordPageMetric, type Survey } from './runSurvey';
-
-/** When the page was shown and left, as the participant's browser saw it. */
-export interface PageShown {
-  start: Date;
-  stop: Date;
-}
 
 /**
  * `problems` (by question identity) when an answer is refused; `limited` when a rate limit is
@@ -37,7 +32,7 @@ export async function savePage(
   survey: Survey,
   page: ContainerRow,
   answers: Answers,
-  timing: PageShown | null | undefined,
+  timing: PageTimingRead | null | undefined,
   now: Date,
   limits: Limits,
 ): Promise<PageSaveResult> {

@@ -1,18 +1,17 @@
 /** POST /api/o-forms/o-form-submissions: a new submission and its access token. */
 import { keepHiddenFields, pageAttribution } from '@core/participant/attribution';
 import { SubmissionAttributes } from '@core/participant/requests';
-import type { PageSavedMeta, ParticipantAnswer } from '@core/participant/responses';
+import type { ParticipantAnswer } from '@core/participant/responses';
 import { SUBMISSION_TOKEN_HEADER } from '@core/participant/wire';
 import { nowOf, type Deps } from '../context';
 import { clientAddress } from '../http/clientAddress';
 import { invalid } from '../http/errors';
 import { windowOf } from '../http/rateLimit';
 import { sendDocument } from '../http/serialize';
-import { issueToken, rememberPageEntry, rememberSubmission } from './access';
+import { issueToken, rememberPageEntry, rememberSubmission, type AnswerTarget } from './access';
 import {
   countedChecks,
   enforceLimits,
-  ANSWERS_WITHOUT_PAGE,
   FIRST_PAGE_ONLY,
   limitExceeded,
   pageLimitChecks,
@@ -53,8 +52,6 @@ export function participantOFormSubmissionsRoutes(app: ParticipantApp, deps: Dep
     }),
     async (c) => {
       const input = await c.var.body.read();
-      // Answers are the first page's: without it named, nothing says which page they answer.
-      if (input.answers !== null && input.oFormContainerId === null) throw invalid([{ pointer: '/data/attributes/answers', detail: ANSWERS_WITHOUT_PAGE }]);
       /**
        * Not offered: the notActive texts, and the submission its lead form is left through where
        * the screener asks contact fields (notActiveRun.ts; this call is counted against the limits already).
@@ -126,26 +123,24 @@ export function participantOFormSubmissionsRoutes(app: ParticipantApp, deps: Dep
         const row = created.submission;
         const region = regionOfChannel(channel);
         rememberSubmission(db, { submission: row, form, region });
-        if (created.page && firstPage)
-          rememberPageEntry(db, created.page.id, {
-            submission: row,
-            form,
-            region,
-            page: { id: created.page.id, containerId: firstPage.id, children: created.page.children },
-          });
-        let pageSaved: PageSavedMeta | undefined;
-        if (created.page && survey && firstPage && input.answers !== null) {
-          const target = { submission: row, form, region, page: { id: created.page.id, containerId: firstPage.id, children: created.page.children } };
-          const saved = await savePage(db, phi, target, survey, firstPage, input.answers, input.timing, now, {
-            windowStart: window.windowStart,
-            checks: countedChecks(pageLimitChecks(deps, c, channel?.id ?? null)),
-          });
-          // Refused (its problems, a limit, the run closed): the page's own save answers why, as it always has.
-          if (saved.status === 'saved') pageSaved = saved.meta;
-        }
+        // The first page's entry, made with the run: kept for the page's saves, and saved now when its answers came along.
+        const entry: AnswerTarget | null =
+          created.page && firstPage
+            ? { submission: row, form, region, page: { id: created.page.id, containerId: firstPage.id, children: created.page.children } }
+            : null;
+        if (entry) rememberPageEntry(db, entry.page.id, entry);
+        // Refused (its problems, a limit, the run closed): not saved here; the page's own save answers why, as it always has.
+        const saved =
+          entry && survey && firstPage && input.answers !== null
+            ? await savePage(db, phi, entry, survey, firstPage, input.answers, input.timing, now, {
+                windowStart: window.windowStart,
+                checks: countedChecks(pageLimitChecks(deps, c, channel?.id ?? null)),
+              })
+            : null;
         c.header(SUBMISSION_TOKEN_HEADER, token);
         c.header('Cache-Control', 'no-store');
-        const meta = created.page ? { meta: { containerEntryId: String(created.page.id), ...(pageSaved ? { pageSaved } : {}) } } : {};
+        const pageSaved = saved?.status === 'saved' ? { pageSaved: saved.meta } : {};
+        const meta = entry ? { meta: { containerEntryId: String(entry.page.id), ...pageSaved } } : {};
         return sendDocument(c, { data: submissionResource(row), ...meta }, 201);
       }
     },

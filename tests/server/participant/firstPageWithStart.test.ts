@@ -6,10 +6,10 @@
  */
 import { count, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { ANSWERS_WITHOUT_PAGE } from '@core/participant/requests';
 import { checkParticipantAnswer, type PageSavedMeta } from '@core/participant/responses';
 import { SUBMISSION_TOKEN_HEADER } from '@core/participant/wire';
 import { oFormPageMetrics, oFormSubmissions } from '../../../server/db/schema';
-import { ANSWERS_WITHOUT_PAGE } from '../../../server/participant/api';
 import { answerPage, createParticipantFixture, type ParticipantFixture } from '../../support/participantFixture';
 import type { Harness } from '../harness';
 import { secondApp, useParticipantServer } from '../participantServer';
