@@ -29,6 +29,7 @@ import { eq } from 'drizzle-orm';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../tests/e2e/browser';
 import { startLatencyProxy } from '../tests/support/latencyProxy';
+import { isPageSave, isPageTiming } from '../tests/support/participantWire';
 import { ensureBuilt } from '../server/bundles';
 import { DEMO_SURVEY_IDENTITY, seedDemoRun } from '../server/demo';
 import { mediaChannels } from '../server/db/schema';
@@ -47,10 +48,9 @@ const WIDGET: SurveyUi = {
   scope: '[data-trial-widget]',
   next: '[data-trial-widget] button[type=submit]',
   script: '/widget.js',
-  // A page's save; the first page's is the submission's creation, which carries its answers.
-  isSave: (r) => r.method === 'POST' && /^\/api\/o-forms\/o-form-submission(-page\/|s)/.test(r.path),
+  isSave: isPageSave,
   // Page timing goes out after the next page shows, waited for by nothing: not a request of the Next.
-  isAfterwards: (r) => r.path.includes('/o-form-page-metrics'),
+  isAfterwards: isPageTiming,
   isCall: (r) => r.path.startsWith('/api/'),
 };
 

@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import { startDemoBehindLatency, type DemoBehindLatency } from './demoOnPartner';
 import { asParticipantOn, newParticipant } from './partnerSite';
 import { sequentialTrips, type ProxiedRequest } from '../support/latencyProxy';
+import { isPageSave, isPageTiming, isView } from '../support/participantWire';
 
 const RTT_MS = 150;
 const W = '[data-trial-widget]';
@@ -29,11 +30,6 @@ const heading = (page: Page, text: string | RegExp) => page.locator(`${W} h2`, {
 const choose = (page: Page, label: string | RegExp) => page.locator(`${W} label`, { hasText: label }).click();
 const zipInput = (page: Page) => page.locator(`${W} input[autocomplete=postal-code]`);
 const line = (r: ProxiedRequest) => `${r.method} ${r.path.split('?')[0]!.replace(/\/\d+$/, '/:id')}`;
-/** The separate page-timing call: a page left by its save sends its timing in the save instead. */
-const isTiming = (r: ProxiedRequest) => r.path.startsWith('/api/o-forms/o-form-page-metrics');
-
-/** The view, once per page load when the widget is seen: not a request of any Next. */
-const isView = (r: ProxiedRequest) => r.path.startsWith('/api/o-forms/participant-views');
 
 /** Clicks Next and answers every request made until `shown` is on screen (a page load's view apart). */
 async function nextUntil(page: Page, shown: string | RegExp): Promise<string[]> {
@@ -64,8 +60,7 @@ async function nextShown(page: Page, shown: string): Promise<{ at: number; save:
   const at = (await handle.jsonValue()) as number;
   const save = await vi.waitFor(
     () => {
-      // The first page's save is the submission's creation, which carries its answers.
-      const sent = wire.proxy.log.slice(from).find((r) => /^\/api\/o-forms\/o-form-submission(-page\/|s)/.test(r.path) && r.done !== undefined);
+      const sent = wire.proxy.log.slice(from).find((r) => isPageSave(r) && r.done !== undefined);
       if (!sent) throw new Error('the save is not answered yet');
       return sent;
     },
@@ -76,7 +71,7 @@ async function nextShown(page: Page, shown: string): Promise<{ at: number; save:
     save,
     requests: wire.proxy.log
       .slice(from)
-      .filter((r) => !isView(r) && !isTiming(r))
+      .filter((r) => !isView(r) && !isPageTiming(r))
       .map(line),
   };
 }
@@ -129,7 +124,7 @@ describe('the widget through a 150 ms round trip', () => {
       // Each page's timing rode in its save: no call of its own, and not one OPTIONS in the run.
       await page.locator(`${W} .tw-site`).first().waitFor();
       const run = wire.proxy.log.slice(runStarts);
-      expect(run.filter(isTiming).map(line)).toEqual([]);
+      expect(run.filter(isPageTiming).map(line)).toEqual([]);
       expect(run.filter((r) => r.method === 'OPTIONS').map(line)).toEqual([]);
       expect(run.filter((r) => r.path.includes('10001')).map(line)).toEqual([]);
       expect(problems).toEqual([]);

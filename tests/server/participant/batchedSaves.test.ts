@@ -7,11 +7,11 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eq, inArray, sql } from 'drizzle-orm';
-import { mediaChannelFigures, oFormContainerEntries, oFormFieldEntries, oFormSubmissions, rateLimits } from '../../../server/db/schema';
+import { mediaChannelFigures, oFormContainerEntries, oFormSubmissions, rateLimits } from '../../../server/db/schema';
 import { savePageWithOthers } from '../../../server/participant/batchedSaves';
 import { savePages } from '../../../server/participant/entries';
 import type { PageSave } from '../../../server/participant/entries';
-import { openAnswer } from '../../../server/security/sealedAnswer';
+import { givenAnswersOf } from '../storedAnswers';
 import { answerPage, startSubmission, type ParticipantFixture } from '../../support/participantFixture';
 import type { Harness } from '../harness';
 import { useParticipantServer } from '../participantServer';
@@ -22,14 +22,7 @@ useParticipantServer((server) => ({ h, f } = server));
 
 const PARTICIPANTS = 12;
 
-const answersOf = async (submissionId: number) =>
-  (
-    await h.db
-      .select({ fieldId: oFormFieldEntries.fieldId, value: oFormFieldEntries.fieldValue, sealed: oFormFieldEntries.sealedValue })
-      .from(oFormFieldEntries)
-      .innerJoin(oFormContainerEntries, eq(oFormContainerEntries.id, oFormFieldEntries.containerEntryId))
-      .where(eq(oFormContainerEntries.submissionId, submissionId))
-  ).map((a) => ({ fieldId: a.fieldId, value: openAnswer(h.phi, a) }));
+const answersOf = (submissionId: number) => givenAnswersOf(h.db, h.phi, submissionId);
 
 const entriesOf = (submissionId: number) => h.db.select().from(oFormContainerEntries).where(eq(oFormContainerEntries.submissionId, submissionId));
 

@@ -10,7 +10,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import { PageDocument, PageSavedDocument, StartDocument } from '@core/participant/responses';
-import { oFormFields, oFormFieldEntries, oFormContainerEntries } from '../../../server/db/schema';
+import { oFormFields } from '../../../server/db/schema';
+import { storedAnswersOf } from '../storedAnswers';
 import { answerPage, startSubmission, type ParticipantFixture } from '../../support/participantFixture';
 import type { Harness } from '../harness';
 import { useParticipantServer } from '../participantServer';
@@ -35,12 +36,7 @@ async function page(identity: string) {
   return v.parse(PageDocument, await res.json());
 }
 
-const storedAnswers = async (submissionId: string) =>
-  h.db
-    .select({ id: oFormFieldEntries.id })
-    .from(oFormFieldEntries)
-    .innerJoin(oFormContainerEntries, eq(oFormContainerEntries.id, oFormFieldEntries.containerEntryId))
-    .where(eq(oFormContainerEntries.submissionId, Number(submissionId)));
+const storedAnswers = (submissionId: string) => storedAnswersOf(h.db, submissionId);
 
 describe('meta.cannotEnd on page documents', () => {
   it('is given for the page where nothing can end the run, with the page after it, and for no other', async () => {

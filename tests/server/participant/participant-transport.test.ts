@@ -15,7 +15,8 @@ import { previewSurvey, previewTransport } from '@core/api/surveyPreview';
 import { checkParticipantAnswer } from '@core/participant/responses';
 import { createParticipantTransport, type ParticipantTransportOptions } from '@core/participant/transport';
 import { createRunner, type RunnerState } from '@core/survey/runner';
-import { contactFieldScreeners, leads, oFormFieldEntries, oFormContainerEntries, oFormPageMetrics, oFormSubmissions } from '../../../server/db/schema';
+import { contactFieldScreeners, leads, oFormPageMetrics, oFormSubmissions } from '../../../server/db/schema';
+import { storedAnswersOf } from '../storedAnswers';
 import { later } from '../../support/runnerLater';
 import { rowsWhere } from '../rowsWhere';
 
@@ -136,12 +137,7 @@ describe('the participant transport', () => {
     await runner.next();
     expect(runner.getState().page?.identity).toBe('p3');
     const submissionId = Number(transport.submissionId());
-    const answers = () =>
-      h.db
-        .select({ id: oFormFieldEntries.id })
-        .from(oFormFieldEntries)
-        .innerJoin(oFormContainerEntries, eq(oFormContainerEntries.id, oFormFieldEntries.containerEntryId))
-        .where(eq(oFormContainerEntries.submissionId, submissionId));
+    const answers = () => storedAnswersOf(h.db, submissionId);
     expect(await answers()).toHaveLength(2);
     await runner.goTo(0);
     expect(runner.getState().page?.identity).toBe('p1');

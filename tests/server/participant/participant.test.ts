@@ -8,7 +8,7 @@ import { channelFigures } from '../../../server/participant/channelFigures';
 import { and, eq, isNull, like, sql } from 'drizzle-orm';
 import { rowsOf, rowWithId } from '../../../server/db/rows';
 import { startFactsSelect } from '../../../server/participant/startFacts';
-import { openAnswer } from '../../../server/security/sealedAnswer';
+import { givenAnswersOf } from '../storedAnswers';
 import { json, type Harness } from '../harness';
 import { createApp } from '../../../server/app';
 import { loadConfig } from '../../../server/config';
@@ -67,14 +67,7 @@ const entryBody = (containerId: number, submissionId: string | number, parentId?
 });
 const figuresOf = async (id: number) => (await channelFigures(h.db, [id])).get(id)!;
 /** The submission's answers as given (sealed ones opened). */
-const answersOf = async (submissionId: string) =>
-  (
-    await h.db
-      .select({ fieldId: oFormFieldEntries.fieldId, value: oFormFieldEntries.fieldValue, sealed: oFormFieldEntries.sealedValue })
-      .from(oFormFieldEntries)
-      .innerJoin(oFormContainerEntries, eq(oFormContainerEntries.id, oFormFieldEntries.containerEntryId))
-      .where(eq(oFormContainerEntries.submissionId, Number(submissionId)))
-  ).map((a) => ({ fieldId: a.fieldId, value: openAnswer(h.phi, a) }));
+const answersOf = (submissionId: string) => givenAnswersOf(h.db, h.phi, submissionId);
 /** A submission's page entries, as stored. */
 const entriesOf = (submissionId: string) =>
   h.db

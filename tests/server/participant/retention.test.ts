@@ -9,7 +9,8 @@ import { count, eq, inArray } from 'drizzle-orm';
 import { json, type Harness } from '../harness';
 import { answerPage, leaveContact, runQualified, startSubmission, type ParticipantFixture, withToken } from '../../support/participantFixture';
 import { useParticipantServer } from '../participantServer';
-import { oFormContainerEntries, oFormFieldEntries, oFormSubmissions } from '../../../server/db/schema';
+import { oFormContainerEntries, oFormSubmissions } from '../../../server/db/schema';
+import { storedAnswersOf } from '../storedAnswers';
 import { channelFigures } from '../../../server/participant/channelFigures';
 import { createLogger } from '../../../server/log';
 import { deleteExpiredAnswers } from '../../../server/participant/retention';
@@ -24,14 +25,7 @@ useParticipantServer((server) => ({ h, f } = server));
 const NOW = new Date('2027-01-10T09:00:00Z');
 const daysBefore = (days: number) => new Date(NOW.getTime() - days * 24 * 3600 * 1000);
 
-const answerCount = async (submissionId: string) =>
-  (
-    await h.db
-      .select({ n: count() })
-      .from(oFormFieldEntries)
-      .innerJoin(oFormContainerEntries, eq(oFormContainerEntries.id, oFormFieldEntries.containerEntryId))
-      .where(eq(oFormContainerEntries.submissionId, Number(submissionId)))
-  )[0]!.n;
+const answerCount = async (submissionId: string) => (await storedAnswersOf(h.db, submissionId)).length;
 const touchedAt = (submissionId: string, at: Date) =>
   h.db
     .update(oFormSubmissions)
