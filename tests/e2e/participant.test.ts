@@ -7,6 +7,7 @@ import { describe, expect, inject, it } from 'vitest';
 import type { Page, Request } from 'playwright-core';
 import { browserForFile } from './browser';
 import { fillContactByLabel } from './demoWidget';
+import { asLogged, isPageTiming, isView } from '../support/participantWire';
 
 const baseUrl = inject('baseUrl');
 const browser = browserForFile();
@@ -30,8 +31,9 @@ describe('a participant on the demo page', () => {
     page.on('pageerror', (e) => errors.push(e.message));
     const calls: string[] = [];
     const onRequest = (r: Request) => {
-      if (r.url().includes('/api/') && !/\/(o-form-page-metrics|participant-views)/.test(r.url()) && r.method() !== 'OPTIONS')
-        calls.push(`${r.method()} ${new URL(r.url()).pathname}`);
+      const sent = asLogged(r);
+      if (sent.path.startsWith('/api/') && !isPageTiming(sent) && !isView(sent) && sent.method !== 'OPTIONS')
+        calls.push(`${sent.method} ${new URL(r.url()).pathname}`);
     };
     await page.goto(`${baseUrl}/demo/`);
     await heading(page, 'About you');

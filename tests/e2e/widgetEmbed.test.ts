@@ -10,6 +10,7 @@ import { newParticipant, snippet } from './partnerSite';
 import type { apiCaller } from './admin-session';
 import { answerDemoByLabel, type DemoPerson } from './demoWidget';
 import { expectSameEventsEitherWay, recordHostEvents } from './hostEvents';
+import { asLogged, isView } from '../support/participantWire';
 
 let demo: DemoOnPartner;
 let api: ReturnType<typeof apiCaller>;
@@ -107,7 +108,7 @@ describe('the widget on a partner page of another origin under a strict CSP', ()
     expect((await fetch(`${demo.server.url}/api/o-forms/participant-start?mediaChannelId=${demo.channelId}&screenerId=${demo.screenerId}`)).status).toBe(200);
     const { context, page: p, problems } = await newParticipant(demo.browser);
     const viewCalls: string[] = [];
-    p.on('request', (r) => void (r.url().includes('/participant-views') && viewCalls.push(r.method())));
+    p.on('request', (r) => void (isView(asLogged(r)) && viewCalls.push(r.method())));
     await p.goto(url);
     const title = p.locator(`${W} h2`, { hasText: 'About you' });
     await title.waitFor({ state: 'attached' });
