@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { FUNNEL_FIGURES, FUNNEL_STAGES, type FunnelCounts } from '@core/model/funnel';
 import { readFunnelQuery, recruitmentPath, writeFunnelQuery } from '../../admin/components/funnel/funnelQuery';
 import { fillPeriods, niceMax } from '../../admin/components/charts/series';
@@ -102,6 +102,19 @@ describe('Recruitment screen', () => {
     const trend = await screen.findByRole('img', { name: /^Trend by week: 3 weeks from 2026-11-02 to 2026-11-16$/ });
     expect(trend.querySelectorAll('.trend-started circle')).toHaveLength(3);
     expect(trend.querySelector('.trend-started circle title')?.textContent).toBe('2026-11-02 · Started: 60');
+  });
+
+  it('keeps both of two changes made before it renders the first', async () => {
+    const { location } = renderAdmin({ path: '/recruitment?engagementId=3', user: makeUser('User'), handler });
+    await screen.findByRole('table', { name: 'Funnel breakdown' });
+    // In one act: the second change comes before the router has rendered the first, as a quick
+    // hand on a busy machine makes them.
+    act(() => {
+      fireEvent.change(screen.getByLabelText('Group by'), { target: { value: 'week' } });
+      fireEvent.change(screen.getByLabelText('Trend'), { target: { value: 'day' } });
+    });
+    await waitFor(() => expect(location()).toBe('/recruitment?engagementId=3&groupBy=week&trend=day'));
+    await screen.findByRole('heading', { name: 'Breakdown by week' });
   });
 
   it('reads its filters and grouping from the URL, asks the server with them, and writes changes back', async () => {

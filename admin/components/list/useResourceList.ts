@@ -3,7 +3,7 @@
  * string (so reload and Back restore them), and the page of records they select.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useSearchUpdate } from '../../routing/searchUpdate';
 import { ApiError, type DownloadedFile, type ListResult } from '@core/api/client';
 import type { ListParams } from '@core/jsonapi';
 import type { TopBarSearch } from '../../state/topBar';
@@ -76,21 +76,21 @@ export const toListParams = (query: ListQuery): ListParams => ({
 export const firstPageParams = (search: URLSearchParams, options: ListQueryOptions): ListParams => toListParams(readListQuery(search, options));
 
 export function useListQuery(options: ListQueryOptions) {
-  const [params, setParams] = useSearchParams();
+  const [params, changeSearch] = useSearchUpdate();
   const query = readListQuery(params, options);
   const optionsRef = useRef(options);
   optionsRef.current = options;
 
   const update = useCallback(
     (change: (current: ListQuery) => Partial<ListQuery>, replace = false) =>
-      setParams(
+      changeSearch(
         (previous) => {
           const current = readListQuery(previous, optionsRef.current);
           return writeListQuery(previous, { ...current, ...change(current) }, optionsRef.current);
         },
         { replace },
       ),
-    [setParams],
+    [changeSearch],
   );
 
   return {

@@ -7,7 +7,7 @@
  * and its CSV as the server writes it (GET /api/recruitment-funnel with Accept: text/csv).
  */
 import { useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useSearchUpdate } from '../../routing/searchUpdate';
 import { ApiError } from '@core/api/client';
 import { engagementsApi } from '@core/api/engagements';
 import { funnelApi } from '@core/api/funnel';
@@ -155,9 +155,14 @@ function LeadsKept({ counts }: { counts: FunnelCounts }) {
 
 export default function Recruitment() {
   const api = useApi(funnelApi);
-  const [params, setParams] = useSearchParams();
+  const [params, changeSearch] = useSearchUpdate();
   const query = readFunnelQuery(params);
-  const update = (next: Partial<FunnelQuery>) => setParams(writeFunnelQuery({ ...query, ...next }));
+  /** A change to the query, made from the query as it is about to be (not as this render read it). */
+  const update = (change: (current: FunnelQuery) => Partial<FunnelQuery>) =>
+    changeSearch((search) => {
+      const current = readFunnelQuery(search);
+      return writeFunnelQuery({ ...current, ...change(current) });
+    });
   const fields = useFilterFields(query.filters);
   // On a phone the filters fold away behind one button so the funnel is on the first screen.
   const [filtersOpen, setFiltersOpen] = useState(false);
@@ -174,13 +179,14 @@ export default function Recruitment() {
   const groupLabel = query.groupBy === 'hiddenField' && query.hiddenField ? `Hidden field ${query.hiddenField}` : FUNNEL_GROUPING_LABELS[query.groupBy];
   const definitions = total.data?.definitions ?? FUNNEL_DEFINITIONS;
 
-  const setFilter = (name: string, value: string) => {
-    const filters: FunnelFilterValues = { ...query.filters, [name]: value };
-    // A narrower choice that no longer belongs to the wider one is dropped with it.
-    if (name === 'sponsorId') for (const n of ['engagementId', 'screenerId', 'mediaChannelId', 'oFormIdentity'] as const) delete filters[n];
-    if (name === 'screenerId') delete filters.mediaChannelId;
-    update({ filters });
-  };
+  const setFilter = (name: string, value: string) =>
+    update((current) => {
+      const filters: FunnelFilterValues = { ...current.filters, [name]: value };
+      // A narrower choice that no longer belongs to the wider one is dropped with it.
+      if (name === 'sponsorId') for (const n of ['engagementId', 'screenerId', 'mediaChannelId', 'oFormIdentity'] as const) delete filters[n];
+      if (name === 'screenerId') delete filters.mediaChannelId;
+      return { filters };
+    });
 
   const columns: Column<FunnelRow>[] = [
     { id: 'label', header: query.groupBy === 'none' ? 'Scope' : groupLabel, cell: (r) => r.label },
@@ -231,7 +237,7 @@ export default function Recruitment() {
             fields={fields}
             values={query.filters as Record<string, string>}
             onChange={setFilter}
-            onClear={() => update({ filters: {} })}
+            onClear={() => update(() => ({ filters: {} }))}
             active={Object.keys(query.filters).length > 0}
           />
           <div className="recruitment-grouping">
@@ -240,17 +246,21 @@ export default function Recruitment() {
               name="groupBy"
               value={query.groupBy}
               options={labelledOptions(FUNNEL_GROUPINGS, FUNNEL_GROUPING_LABELS)}
-              onChange={(value) => update({ groupBy: value as FunnelGrouping })}
+              onChange={(value) => update(() => ({ groupBy: value as FunnelGrouping }))}
             />
             {query.groupBy === 'hiddenField' && (
-              <HiddenFieldSelect filters={query.filters} value={query.hiddenField ?? ''} onChange={(name) => update({ hiddenField: name || undefined })} />
+              <HiddenFieldSelect
+                filters={query.filters}
+                value={query.hiddenField ?? ''}
+                onChange={(name) => update(() => ({ hiddenField: name || undefined }))}
+              />
             )}
             <Select
               label="Trend"
               name="trend"
               value={query.trend}
               options={labelledOptions(TREND_PERIODS, TREND_LABELS)}
-              onChange={(value) => update({ trend: value as TrendPeriod })}
+              onChange={(value) => update(() => ({ trend: value as TrendPeriod }))}
             />
           </div>
         </div>

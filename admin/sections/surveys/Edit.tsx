@@ -5,7 +5,7 @@
  * approved version is shown read-only (the server refuses any change to it with 409).
  */
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useSearchUpdate } from '../../routing/searchUpdate';
 import { lookupsApi } from '@core/api/lookups';
 import { surveysApi, type SurveyDetail } from '@core/api/surveys';
 import { LOOKUP_TYPES } from '@core/model/lookup';
@@ -76,10 +76,10 @@ function SurveyBuilder({ initial }: { initial: SurveyDetail }) {
   const [detail, setDetail] = useState(initial);
   const [selected, setSelected] = useState(initial.pages[0]?.id ?? '');
   const [language, setLanguage] = useState<string | null>(null);
-  const [params, setParams] = useSearchParams();
+  const [params, changeSearch] = useSearchUpdate();
   const tab: Tab = TABS.find((t) => t.id === params.get('tab'))?.id ?? 'questions';
   const showTab = (next: Tab) =>
-    setParams(
+    changeSearch(
       (p) => {
         const out = new URLSearchParams(p);
         if (next === 'questions') out.delete('tab');
