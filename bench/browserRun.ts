@@ -9,7 +9,7 @@
 import http from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import { freePort } from '../tests/e2e/server';
-import { sequentialTrips, type LatencyProxy, type ProxiedRequest } from '../tests/support/latencyProxy';
+import { MOBILE_LINK, sequentialTrips, type LatencyProxy, type ProxiedRequest } from '../tests/support/latencyProxy';
 
 export const PARTNER_HOST = 'partner.localhost';
 export const RTT_MS = 150;
@@ -130,6 +130,27 @@ export async function visit(browser: Browser, url: string, proxy: LatencyProxy, 
     return { ...started, firstNext, laterNext, preflightsAfterFirst: calls.slice(firstCall + 1).filter((r) => r.method === 'OPTIONS').length };
   } finally {
     await context.close();
+  }
+}
+
+/**
+ * SLOW_VISITS fresh visits (first question only) at the proxy's round trip with the throughput of
+ * Lighthouse's mobile link, where bytes cost time as well as round trips; the link is unlimited
+ * again after. Each visit starts on an idle link: what the last one still had in flight (the
+ * rest of a run) would slow it.
+ */
+export async function mobileVisits(browser: Browser, url: string, proxy: LatencyProxy, ui: SurveyUi): Promise<Visit[]> {
+  proxy.setLink(MOBILE_LINK);
+  try {
+    const visits: Visit[] = [];
+    for (let i = 0; i < SLOW_VISITS; i++) {
+      await proxy.settled();
+      visits.push(await visit(browser, url, proxy, ui));
+    }
+    await proxy.settled();
+    return visits;
+  } finally {
+    proxy.setLink(null);
   }
 }
 

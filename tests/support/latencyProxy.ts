@@ -9,6 +9,12 @@
  * round trip like any request. The Host header goes through unchanged: the server sees the
  * proxy's address as its own origin, as the browser does. A test may hold the answer to a
  * request (the server has answered it, the browser waits) until it lets it go.
+ *
+ * The link may also have a throughput (`setLink`), one per direction shared by every connection,
+ * as a mobile network's bottleneck is: each request's and each answer's bytes (headers and body,
+ * as sent: compressed where the server compresses) take their time on it one after another, then
+ * half the round trip. TCP's slow start is not imitated, which favours large transfers: a
+ * comparison it makes is, if anything, kind to the side that sends more bytes.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -38,10 +44,40 @@ export interface LatencyProxy {
   log: ProxiedRequest[];
   /** The round trip added to every request from now on, in ms. */
   setRoundTrip(ms: number): void;
+  /** The link's throughput from now on, in kbit/s each way (1 kbit = 1,024 bits, as Lighthouse counts); null: unlimited. */
+  setLink(link: LinkThroughput | null): void;
+  /** Resolves once no request is in flight (those of a closed page included: their bytes hold the link until sent). */
+  settled(): Promise<void>;
   /** Holds the server's answer to the next request that `matches` (arriving from now on). */
   hold(matches: (request: ProxiedRequest) => boolean): HeldAnswer;
   close(): Promise<void>;
 }
+
+/** A link's throughput each way, in kbit/s (1,024 bits). */
+export interface LinkThroughput {
+  downKbps: number;
+  upKbps: number;
+}
+
+/**
+ * Lighthouse's mobile throttling preset ("Slow 4G": 150 ms round trip, 1.6 Mbit/s down, 750 kbit/s
+ * up; WebPageTest's "Mobile 3G - Fast"), the round trip this proxy's benches use.
+ */
+export const MOBILE_LINK: LinkThroughput = { downKbps: 1.6 * 1024, upKbps: 750 };
+
+/** One direction of the link: transfers take their turn, each as long as its bytes need. */
+export function linkDirection() {
+  let freeAt = 0;
+  /** When `bytes` that reach the link at `now` have crossed it, epoch ms; `now` when the link is unlimited. */
+  return (now: number, bytes: number, kbps: number | null) => {
+    if (kbps === null) return now;
+    freeAt = Math.max(freeAt, now) + (bytes * 8 * 1000) / (kbps * 1024);
+    return freeAt;
+  };
+}
+
+/** The bytes of a message's head as HTTP/1.1 sends it: its start line, each name with ": " and each value with CRLF, and the blank line. */
+const headBytes = (startLine: string, rawHeaders: string[]) => rawHeaders.reduce((sum, part) => sum + part.length + 2, startLine.length + 4);
 
 const sleep = (ms: number) => new Promise<void>((resolve) => (ms > 0 ? setTimeout(resolve, ms) : resolve()));
 
@@ -51,6 +87,10 @@ export async function startLatencyProxy(target: string, roundTripMs = 0, host = 
   const clock = () => performance.timeOrigin + performance.now();
   const log: ProxiedRequest[] = [];
   let rtt = roundTripMs;
+  let link: LinkThroughput | null = null;
+  const up = linkDirection();
+  const down = linkDirection();
+  let inFlight = 0;
   /** Holds waiting for their request: each takes the first that matches, then waits with its answer. */
   const holds: { matches: (request: ProxiedRequest) => boolean; answered: (request: ProxiedRequest) => Promise<void> }[] = [];
   const takeHold = (entry: ProxiedRequest) => {
@@ -60,25 +100,34 @@ export async function startLatencyProxy(target: string, roundTripMs = 0, host = 
   const server = http.createServer((req, res) => {
     const entry: ProxiedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', at: clock() };
     log.push(entry);
+    inFlight++;
     const hold = takeHold(entry);
     const half = rtt / 2;
     // The body is read at once (as the network would deliver it) and passed on after the delay.
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', async () => {
-      await sleep(half);
+      const sent = Buffer.concat(chunks);
+      const crossed = up(clock(), headBytes(`${req.method} ${req.url} HTTP/1.1`, req.rawHeaders) + sent.length, link?.upKbps ?? null);
+      await sleep(crossed - clock() + half);
       const forward = http.request(
         { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers, agent },
         async (answer) => {
           const body: Buffer[] = [];
           for await (const chunk of answer) body.push(chunk as Buffer);
           await hold?.(entry);
-          await sleep(half);
+          const bytes = headBytes(`HTTP/1.1 ${answer.statusCode} ${answer.statusMessage}`, answer.rawHeaders) + body.reduce((n, b) => n + b.length, 0);
+          await sleep(down(clock(), bytes, link?.downKbps ?? null) - clock() + half);
+          inFlight--;
           res.writeHead(answer.statusCode ?? 502, answer.headers).end(Buffer.concat(body), () => (entry.done = clock()));
         },
       );
-      forward.on('error', () => (res.headersSent ? res.destroy() : res.writeHead(502).end()));
-      forward.end(Buffer.concat(chunks));
+      forward.on('error', () => {
+        inFlight--;
+        if (res.headersSent) res.destroy();
+        else res.writeHead(502).end();
+      });
+      forward.end(sent);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
@@ -87,6 +136,11 @@ export async function startLatencyProxy(target: string, roundTripMs = 0, host = 
     url: `http://${host}:${port}`,
     log,
     setRoundTrip: (ms) => void (rtt = ms),
+    setLink: (next) => void (link = next),
+    async settled() {
+      // Bounded: a request whose browser went away before sending all of it never ends.
+      for (let waited = 0; inFlight > 0 && waited < 10_000; waited += 10) await sleep(10);
+    },
     hold(matches) {
       let release!: () => void;
       const released = new Promise<void>((resolve) => (release = resolve));
