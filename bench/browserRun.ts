@@ -101,7 +101,8 @@ export interface Visit {
 
 /**
  * One fresh visit (own context, empty cache): ms from the survey script's request to the first
- * question shown; with `answer`, the first page answered and then the two Nexts measured. The
+ * question shown; with `answer`, the first page answered once nothing is in flight through the
+ * proxy, and then the two Nexts measured. The
  * demo survey (server/demo/demo.ts): About you (can disqualify) → Your heart health (nothing
  * required) → Where you live.
  */
@@ -119,6 +120,10 @@ export async function visit(browser: Browser, url: string, proxy: LatencyProxy, 
     );
     const started: Visit = { ms: first.now - scriptStart, trips: sequentialTrips(proxy.log.slice(from), first.wall) };
     if (!answer) return started;
+    // A participant reads the question before answering it: by then what the page asked for as
+    // it showed (the widget's rest of the run, its view) has come. Answering within a few hundred
+    // ms of the first question would time the rest of the run's arrival, not the Next.
+    await proxy.settled();
     await page.locator(`${ui.scope} label`, { hasText: '18 to 64' }).click();
     await page.locator(`${ui.scope} label`, { hasText: /^\s*Yes\s*$/ }).click();
     const firstNext = await measureNext(page, proxy, ui, 'Your heart health');
