@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef } from 'react';
 import { type NavigateOptions, useSearchParams } from 'react-router-dom';
 
-/** A change to the query string, from what it is about to be. */
+/** A change to the query string, from what it is about to be: the change's own copy, free to change and return. */
 export type SearchChange = (current: URLSearchParams) => URLSearchParams;
 
 /**

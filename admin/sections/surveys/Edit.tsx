@@ -80,11 +80,10 @@ function SurveyBuilder({ initial }: { initial: SurveyDetail }) {
   const tab: Tab = TABS.find((t) => t.id === params.get('tab'))?.id ?? 'questions';
   const showTab = (next: Tab) =>
     changeSearch(
-      (p) => {
-        const out = new URLSearchParams(p);
-        if (next === 'questions') out.delete('tab');
-        else out.set('tab', next);
-        return out;
+      (search) => {
+        if (next === 'questions') search.delete('tab');
+        else search.set('tab', next);
+        return search;
       },
       { replace: true },
     );
