@@ -159,6 +159,10 @@ export async function mobileVisits(browser: Browser, url: string, proxy: Latency
   }
 }
 
+/** What the bench prints of mobileVisits: each visit's first question and the median one's sequential requests. */
+export const describeMobile = (label: string, visits: Visit[]) =>
+  `bench: ${label} at ${RTT_MS} ms and the mobile link's throughput — first question ${visits.map((v) => v.ms.toFixed(0)).join(', ')} ms: ${chain(byMs(visits).trips)}\n`;
+
 /** A partner's page: `html` at `http://partner.localhost:PORT/`, straight from this process (the proxy is for the survey's own requests). */
 export async function partnerPage(html: string): Promise<{ url: string; close(): Promise<void> }> {
   const port = await freePort();

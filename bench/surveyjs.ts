@@ -22,7 +22,20 @@ import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { MOBILE_LINK, startLatencyProxy, type ProxiedRequest } from '../tests/support/latencyProxy';
 import { freePort } from '../tests/e2e/server';
-import { byMs, chain, mobileVisits, partnerPage, PARTNER_HOST, RTT_MS, SLOW_VISITS, visit, type NextCost, type SurveyUi, type Visit } from './browserRun';
+import {
+  byMs,
+  chain,
+  describeMobile,
+  mobileVisits,
+  partnerPage,
+  PARTNER_HOST,
+  RTT_MS,
+  SLOW_VISITS,
+  visit,
+  type NextCost,
+  type SurveyUi,
+  type Visit,
+} from './browserRun';
 import type { SurveyJsModel } from './surveyjsModel';
 import type { BenchRow } from './harness';
 
@@ -166,12 +179,7 @@ export function describeSurveyJs(f: SurveyJsFigures): string {
     `bench: SurveyJS ${label} at ${RTT_MS} ms — first question ${x.runs.map((v) => v.ms.toFixed(0)).join(', ')} ms: ${chain(x.start.trips)}; ` +
     `first Next ${x.runs.map((v) => v.firstNext!.ms.toFixed(0)).join(', ')} ms (${names(x.firstNext.requests)}); ` +
     `later Next ${x.runs.map((v) => v.laterNext!.ms.toFixed(0)).join(', ')} ms (${names(x.laterNext.requests)})\n`;
-  const mobile = f.savingOnMobile;
-  return (
-    line('saving each page', f.saving) +
-    line('from local JSON', f.local) +
-    `bench: SurveyJS saving each page at ${RTT_MS} ms and the mobile link's throughput — first question ${mobile.map((v) => v.ms.toFixed(0)).join(', ')} ms: ${chain(byMs(mobile).trips)}\n`
-  );
+  return line('saving each page', f.saving) + line('from local JSON', f.local) + describeMobile('SurveyJS saving each page', f.savingOnMobile);
 }
 
 /** The widget's medians at RTT_MS, measured the same way, for the ratios. */

@@ -39,7 +39,21 @@ import { ensureBuilt } from '../server/bundles';
 import { DEMO_SURVEY_IDENTITY, seedDemoRun } from '../server/demo';
 import { mediaChannels } from '../server/db/schema';
 import { benchServer, type BenchRow } from './harness';
-import { byMs, chain, median, mobileVisits, PARTNER_HOST, partnerPage, requestName, RTT_MS, SLOW_VISITS, visit, type SurveyUi, type Visit } from './browserRun';
+import {
+  byMs,
+  chain,
+  describeMobile,
+  median,
+  mobileVisits,
+  PARTNER_HOST,
+  partnerPage,
+  requestName,
+  RTT_MS,
+  SLOW_VISITS,
+  visit,
+  type SurveyUi,
+  type Visit,
+} from './browserRun';
 import { describeSurveyJs, measureSurveyJs, surveyjsRows } from './surveyjs';
 import { surveyJsModel, surveyPageDocuments, type SurveyJsModel } from './surveyjsModel';
 
@@ -103,7 +117,7 @@ export default async function widgetStart(): Promise<BenchRow[]> {
       `bench: widget start — loopback ${loopback.map((v) => v.toFixed(0)).join(', ')} ms; at ${RTT_MS} ms round trip ${slow.map((v) => v.ms.toFixed(0)).join(', ')} ms: ${chain(start.trips)}\n` +
         `bench: widget Next at ${RTT_MS} ms — ${slow.map((v) => v.laterNext!.ms.toFixed(0)).join(', ')} ms (save ${next.saveMs.toFixed(0)} ms): ${next.requests.map(requestName).join(', ')}; ` +
         `first Next ${slow.map((v) => v.firstNext!.ms.toFixed(0)).join(', ')} ms: ${first.requests.map(requestName).join(', ')}; OPTIONS after the first call: ${slow.map((v) => v.preflightsAfterFirst).join(', ')}\n` +
-        `bench: widget start at ${RTT_MS} ms and the mobile link's throughput — ${mobile.map((v) => v.ms.toFixed(0)).join(', ')} ms: ${chain(byMs(mobile).trips)}\n`,
+        describeMobile('widget', mobile),
     );
     const surveyjs = await measureSurveyJs(browser, model!);
     process.stderr.write(describeSurveyJs(surveyjs));
